@@ -1,0 +1,96 @@
+package gguf
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Reader gives random access to a GGUF file's tensors. On unix the file is
+// memory-mapped and TensorData returns slices of the mapping (no copy);
+// elsewhere it reads through io.ReaderAt.
+type Reader struct {
+	*File
+	ra     io.ReaderAt
+	size   int64
+	mapped []byte // the whole file when memory-mapped
+	closer io.Closer
+}
+
+// Open opens and parses a GGUF file.
+func Open(path string) (*Reader, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if st.IsDir() {
+		fh.Close()
+		return nil, fmt.Errorf("%s is a directory, not a GGUF file", path)
+	}
+	r, err := NewReader(fh, st.Size())
+	if err != nil {
+		fh.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.closer = fh
+	if m, err := mmapFile(fh, st.Size()); err == nil {
+		r.mapped = m
+	}
+	return r, nil
+}
+
+// NewReader parses the header of a file of the given size read through ra.
+func NewReader(ra io.ReaderAt, size int64) (*Reader, error) {
+	p, _ := bufferedParser(io.NewSectionReader(ra, 0, size), size)
+	f, err := p.header()
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{File: f, ra: ra, size: size}, nil
+}
+
+// Size is the file's length in bytes.
+func (r *Reader) Size() int64 { return r.size }
+
+// Mapped reports whether tensor data comes from a memory mapping.
+func (r *Reader) Mapped() bool { return r.mapped != nil }
+
+// TensorData returns the bytes of t: a slice of the mapping when mapped
+// (read-only: writing to it faults), otherwise a fresh copy.
+func (r *Reader) TensorData(t *TensorInfo) ([]byte, error) {
+	start := r.DataOffset + t.Offset
+	if r.mapped != nil {
+		return r.mapped[start : start+t.Size : start+t.Size], nil
+	}
+	b := make([]byte, t.Size)
+	if _, err := r.ra.ReadAt(b, int64(start)); err != nil {
+		return nil, fmt.Errorf("gguf: reading tensor %q: %w", t.Name, err)
+	}
+	return b, nil
+}
+
+// TensorReader returns a reader of t's bytes without loading them.
+func (r *Reader) TensorReader(t *TensorInfo) io.Reader {
+	return io.NewSectionReader(r.ra, int64(r.DataOffset+t.Offset), int64(t.Size))
+}
+
+// Close releases the mapping and the file.
+func (r *Reader) Close() error {
+	var err error
+	if r.mapped != nil {
+		err = munmap(r.mapped)
+		r.mapped = nil
+	}
+	if r.closer != nil {
+		if e := r.closer.Close(); err == nil {
+			err = e
+		}
+		r.closer = nil
+	}
+	return err
+}

@@ -1,0 +1,3 @@
+module github.com/emberllm/ember
+
+go 1.26

@@ -1,0 +1,64 @@
+// Package oracle runs llama.cpp (through the npm package node-llama-cpp,
+// which ships its prebuilt CPU libraries) and Hugging Face's own Jinja
+// renderer as independent references for ember's parity tests and
+// benchmarks. It lives outside engine/ because nothing in the engine may
+// depend on it: it is test and benchmark tooling only. `make test` installs
+// its npm packages (package.json beside this file).
+package oracle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Dir is the folder of this package: the npm project with the scripts.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}
+
+// Available returns nil when node and the npm packages are installed, or an
+// error saying what is missing and how to get it.
+func Available() error {
+	if _, err := exec.LookPath("node"); err != nil {
+		return errors.New("node is not installed (make test installs what the oracle needs)")
+	}
+	if _, err := os.Stat(filepath.Join(Dir(), "node_modules", "node-llama-cpp")); err != nil {
+		return fmt.Errorf("node-llama-cpp is not installed in %s (run: make oracle)", Dir())
+	}
+	return nil
+}
+
+// Node runs one of the scripts in this folder with args and returns its
+// standard output; standard error is folded into the error on failure.
+func Node(script string, args ...string) ([]byte, error) {
+	if err := Available(); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("node", append([]string{filepath.Join(Dir(), script)}, args...)...)
+	cmd.Dir = Dir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("oracle %s: %v: %s", script, err, strings.TrimSpace(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// SharedDir is ../shared beside the repository root (the test data every
+// developer and CI has), or "" when it is absent.
+func SharedDir() string {
+	root := filepath.Join(Dir(), "..", "..")
+	d := filepath.Join(root, "..", "shared")
+	if st, err := os.Stat(d); err == nil && st.IsDir() {
+		abs, _ := filepath.Abs(d)
+		return abs
+	}
+	return ""
+}
