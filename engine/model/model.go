@@ -1,0 +1,130 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+)
+
+// network is one architecture family with its weights bound.
+type network interface {
+	// build adds the step's ops to b's graph, ending with the last token's
+	// logits written to b.logits {Vocab}.
+	build(b *builder, tokens *gpu.Tensor)
+	// cacheShape is the row size of the key and value caches of a layer;
+	// dv = 0 means values are read from the key cache (MLA).
+	cacheShape() (dk, dv int)
+}
+
+type family struct {
+	configure func(c *Config, m *meta) error
+	bind      func(c *Config, w *weights) (network, error)
+}
+
+var families = map[string]family{
+	"llama": {configureLlama, bindLlama},
+	"qwen3": {configureLlama, bindLlama},
+}
+
+func supportedList() string {
+	names := make([]string, 0, len(families))
+	for n := range families {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// Model is an architecture with its weights on a backend.
+type Model struct {
+	Config      *Config
+	Backend     gpu.Backend
+	WeightBytes int64 // bytes of weights bound (what a decode step reads, roughly)
+	net         network
+}
+
+// Load reads the config and binds the weights of r onto backend b.
+func Load(r *gguf.Reader, b gpu.Backend) (*Model, error) {
+	c, err := ReadConfig(&r.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	w := newWeights(r, b)
+	net, err := families[c.Arch].bind(c, w)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Arch, err)
+	}
+	return &Model{Config: c, Backend: b, WeightBytes: w.bytes, net: net}, nil
+}
+
+// Cache is the KV cache of one sequence: per layer, key and value rows for
+// Ctx positions, in F16 as llama.cpp keeps them.
+type Cache struct {
+	Ctx  int
+	K, V []gpu.Buffer
+}
+
+// NewCache allocates a cache for ctx positions.
+func (m *Model) NewCache(ctx int) (*Cache, error) {
+	if ctx <= 0 {
+		return nil, fmt.Errorf("context size must be positive, got %d", ctx)
+	}
+	dk, dv := m.net.cacheShape()
+	c := &Cache{Ctx: ctx}
+	for l := 0; l < m.Config.Layers; l++ {
+		k, err := m.Backend.Alloc(fmt.Sprintf("cache_k.%d", l), gguf.F16, gpu.Shape4(dk, ctx))
+		if err != nil {
+			return nil, fmt.Errorf("allocating the KV cache: %w", err)
+		}
+		c.K = append(c.K, k)
+		if dv > 0 {
+			v, err := m.Backend.Alloc(fmt.Sprintf("cache_v.%d", l), gguf.F16, gpu.Shape4(dv, ctx))
+			if err != nil {
+				return nil, fmt.Errorf("allocating the KV cache: %w", err)
+			}
+			c.V = append(c.V, v)
+		} else {
+			c.V = append(c.V, nil)
+		}
+	}
+	return c, nil
+}
+
+// Step is a compiled graph for a fixed number of tokens: write token ids to
+// Tokens, Run at a position, then read Logits (the last token's) or Next
+// (its argmax).
+type Step struct {
+	T       int
+	Tokens  gpu.Buffer // I32 {T}
+	Logits  gpu.Buffer // F32 {Vocab}
+	Next    gpu.Buffer // I32 {1}
+	Program gpu.Program
+}
+
+// NewStep builds and compiles the graph of a step of t tokens over cache c.
+func (m *Model) NewStep(c *Cache, t int) (*Step, error) {
+	be := m.Backend
+	s := &Step{T: t}
+	var err error
+	if s.Tokens, err = be.Alloc("tokens", gguf.I32, gpu.Shape4(t)); err != nil {
+		return nil, err
+	}
+	if s.Logits, err = be.Alloc("logits", gguf.F32, gpu.Shape4(m.Config.Vocab)); err != nil {
+		return nil, err
+	}
+	if s.Next, err = be.Alloc("next", gguf.I32, gpu.Shape4(1)); err != nil {
+		return nil, err
+	}
+	g := gpu.NewGraph(fmt.Sprintf("%s.step%d", m.Config.Arch, t), t)
+	b := &builder{g: g, c: m.Config, cache: c, T: t, bound: map[gpu.Buffer]*gpu.Tensor{}}
+	b.logits = g.Bind("logits", s.Logits)
+	m.net.build(b, g.Bind("tokens", s.Tokens))
+	g.Do(&gpu.Argmax{In: b.logits, Out: g.Bind("next", s.Next)})
+	if s.Program, err = be.Compile(g); err != nil {
+		return nil, fmt.Errorf("compiling the %d-token step: %w", t, err)
+	}
+	return s, nil
+}
