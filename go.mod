@@ -1,3 +1,5 @@
 module github.com/emberllm/ember
 
-go 1.26
+go 1.26.0
+
+require github.com/ardanlabs/jinja v1.5.0 // indirect
