@@ -42,7 +42,8 @@ func supportedList() string {
 type Model struct {
 	Config      *Config
 	Backend     gpu.Backend
-	WeightBytes int64 // bytes of weights bound (what a decode step reads, roughly)
+	WeightBytes int64 // bytes of weights bound
+	decodeBytes int64
 	net         network
 }
 
@@ -57,8 +58,31 @@ func Load(r *gguf.Reader, b gpu.Backend) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Arch, err)
 	}
-	return &Model{Config: c, Backend: b, WeightBytes: w.bytes, net: net}, nil
+	return &Model{Config: c, Backend: b, WeightBytes: w.bytes, decodeBytes: decodeBytes(c, r), net: net}, nil
 }
+
+// decodeBytes estimates the weight bytes one decode token reads: every
+// matrix once, one row of the embedding table (the whole table when it is
+// also the output), and of the routed experts only the chosen ones.
+func decodeBytes(c *Config, r *gguf.Reader) int64 {
+	var n int64
+	_, tied := r.Tensor("output.weight")
+	tied = !tied
+	for _, t := range r.Tensors {
+		size := int64(t.Size)
+		switch {
+		case t.Name == "token_embd.weight" && !tied:
+			size /= int64(t.Dims[len(t.Dims)-1])
+		case strings.HasSuffix(t.Name, "_exps.weight") && c.Experts > 0:
+			size = size * int64(c.ExpertsUsed) / int64(c.Experts)
+		}
+		n += size
+	}
+	return n
+}
+
+// DecodeBytes is the weight bytes one decode token reads.
+func (m *Model) DecodeBytes() int64 { return m.decodeBytes }
 
 // Cache is the KV cache of one sequence: per layer, key and value rows for
 // Ctx positions, in F16 as llama.cpp keeps them.
