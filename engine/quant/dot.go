@@ -1,0 +1,98 @@
+package quant
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/engine/gguf"
+)
+
+// dotKernel returns the dot product of one weight row of n values with an
+// activation row quantized for it. Callers have checked every length.
+type dotKernel func(w, act []byte, n int) float32
+
+// maxType bounds the type ids the dispatch tables index.
+const maxType = 64
+
+// goDot holds the pure-Go kernels: the fallback on every architecture and
+// the reference the assembly is tested against (bit for bit: both sum in
+// the same order, see dot_blocks.go).
+var goDot = [maxType]dotKernel{
+	gguf.F32:  dotF32,
+	gguf.F16:  dotF16,
+	gguf.BF16: dotBF16,
+	gguf.Q4_0: dotQ4_0,
+	gguf.Q4_1: dotQ4_1,
+	gguf.Q5_0: dotQ5_0,
+	gguf.Q5_1: dotQ5_1,
+	gguf.Q8_0: dotQ8_0,
+	gguf.Q2_K: dotQ2_K,
+	gguf.Q3_K: dotQ3_K,
+	gguf.Q4_K: dotQ4_K,
+	gguf.Q5_K: dotQ5_K,
+	gguf.Q6_K: dotQ6_K,
+}
+
+// asmDot holds the assembly kernels this CPU can run (filled by the
+// architecture's init); nil entries fall back to goDot.
+var asmDot [maxType]dotKernel
+
+// useAsm switches the assembly kernels off when false, so tests can run
+// the pure-Go path on a machine that has the assembly.
+var useAsm = true
+
+func kernel(w gguf.TensorType) dotKernel {
+	if int(w) >= maxType {
+		return nil
+	}
+	if useAsm && asmDot[w] != nil {
+		return asmDot[w]
+	}
+	return goDot[w]
+}
+
+// DotSupported reports whether VecDot has a kernel for weight type w.
+func DotSupported(w gguf.TensorType) bool { return kernel(w) != nil }
+
+// DotAsm reports whether the kernel for weight type w is hand-written
+// assembly on this machine (for benchmarks and the CLI's diagnostics).
+func DotAsm(w gguf.TensorType) bool {
+	return int(w) < maxType && useAsm && asmDot[w] != nil
+}
+
+// VecDot returns the dot product of one weight row (type w, n elements)
+// with one activation row produced by QuantizeAct(w, ...). A length or type
+// mismatch is a programming error of the caller and panics.
+func VecDot(w gguf.TensorType, wrow []byte, act []byte, n int) float32 {
+	k := checkDot(w, wrow, 1, act, n)
+	return k(wrow, act, n)
+}
+
+// VecDotRows computes out[i] = VecDot(w, rows[i*rowBytes:], act, n) for
+// nrows consecutive rows of rowBytes = w.RowBytes(n) bytes each.
+func VecDotRows(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	k := checkDot(w, rows, nrows, act, n)
+	if len(out) < nrows {
+		panic(fmt.Sprintf("quant: VecDotRows(%s): out holds %d values, want %d", w, len(out), nrows))
+	}
+	rb := w.RowBytes(n)
+	for i := range out[:nrows] {
+		out[i] = k(rows[i*rb:(i+1)*rb], act, n)
+	}
+}
+
+func checkDot(w gguf.TensorType, rows []byte, nrows int, act []byte, n int) dotKernel {
+	k := kernel(w)
+	if k == nil {
+		panic(fmt.Sprintf("quant: no dot kernel for weight type %s", w))
+	}
+	if n < 0 || nrows < 0 || n%w.BlockSize() != 0 {
+		panic(fmt.Sprintf("quant: dot of %d x %d %s values: the row length must be a multiple of %d", nrows, n, w, w.BlockSize()))
+	}
+	if len(rows) < nrows*w.RowBytes(n) {
+		panic(fmt.Sprintf("quant: dot of %d x %d %s values: weights are %d bytes, want %d", nrows, n, w, len(rows), nrows*w.RowBytes(n)))
+	}
+	if want := ActType(w).RowBytes(n); len(act) < want {
+		panic(fmt.Sprintf("quant: dot of %d %s values: activation is %d bytes, want %d (%s)", n, w, len(act), want, ActType(w)))
+	}
+	return k
+}

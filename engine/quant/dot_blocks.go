@@ -1,0 +1,106 @@
+package quant
+
+import "encoding/binary"
+
+// Pure-Go kernels for the 32-value block types. Within a block the integer
+// dot is exact; the float part is llama.cpp's generic expression for the
+// type, added to one running sum block after block. The explicit float32()
+// conversions stop the compiler from fusing a multiply and an add into an
+// FMA (which it does on arm64), so these match the assembly bit for bit.
+//
+// Block layouts (little endian):
+//
+//	Q4_0: f16 d, qs[16]          value = d * (nibble - 8)
+//	Q4_1: f16 d, f16 m, qs[16]   value = d * nibble + m
+//	Q5_0: f16 d, qh[4], qs[16]   value = d * (nibble | bit<<4 - 16)
+//	Q5_1: f16 d, f16 m, qh[4], qs[16]
+//	Q8_0: f16 d, qs[32] int8
+//
+// Byte j of qs holds value j in its low nibble and value j+16 in its high
+// one; bit j of qh is the fifth bit of value j.
+
+func f16at(b []byte, off int) float32 {
+	return halfToF32(binary.LittleEndian.Uint16(b[off:]))
+}
+
+func dotQ4_0(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/32; b++ {
+		x, y := w[18*b:18*b+18], a[q80Bytes*b:q80Bytes*b+q80Bytes]
+		var s int32
+		for j := 0; j < 16; j++ {
+			q := x[2+j]
+			s += (int32(q&15) - 8) * int32(int8(y[2+j]))
+			s += (int32(q>>4) - 8) * int32(int8(y[18+j]))
+		}
+		sum += float32(float32(float32(s)*f16at(x, 0)) * f16at(y, 0))
+	}
+	return sum
+}
+
+func dotQ4_1(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/32; b++ {
+		x, y := w[20*b:20*b+20], a[q81Bytes*b:q81Bytes*b+q81Bytes]
+		var s int32
+		for j := 0; j < 16; j++ {
+			q := x[4+j]
+			s += int32(q&15) * int32(int8(y[4+j]))
+			s += int32(q>>4) * int32(int8(y[20+j]))
+		}
+		dd := float32(f16at(x, 0) * f16at(y, 0))
+		sum += float32(float32(dd*float32(s)) + float32(f16at(x, 2)*f16at(y, 2)))
+	}
+	return sum
+}
+
+func dotQ5_0(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/32; b++ {
+		x, y := w[22*b:22*b+22], a[q80Bytes*b:q80Bytes*b+q80Bytes]
+		qh := binary.LittleEndian.Uint32(x[2:])
+		var s int32
+		for j := 0; j < 16; j++ {
+			q := x[6+j]
+			lo := int32(q&15) | int32(qh>>j&1)<<4
+			hi := int32(q>>4) | int32(qh>>(j+16)&1)<<4
+			s += (lo - 16) * int32(int8(y[2+j]))
+			s += (hi - 16) * int32(int8(y[18+j]))
+		}
+		dd := float32(f16at(x, 0) * f16at(y, 0))
+		sum += float32(dd * float32(s))
+	}
+	return sum
+}
+
+func dotQ5_1(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/32; b++ {
+		x, y := w[24*b:24*b+24], a[q81Bytes*b:q81Bytes*b+q81Bytes]
+		qh := binary.LittleEndian.Uint32(x[4:])
+		var s int32
+		for j := 0; j < 16; j++ {
+			q := x[8+j]
+			lo := int32(q&15) | int32(qh>>j&1)<<4
+			hi := int32(q>>4) | int32(qh>>(j+16)&1)<<4
+			s += lo * int32(int8(y[4+j]))
+			s += hi * int32(int8(y[20+j]))
+		}
+		dd := float32(f16at(x, 0) * f16at(y, 0))
+		sum += float32(float32(dd*float32(s)) + float32(f16at(x, 2)*f16at(y, 2)))
+	}
+	return sum
+}
+
+func dotQ8_0(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/32; b++ {
+		x, y := w[34*b:34*b+34], a[q80Bytes*b:q80Bytes*b+q80Bytes]
+		var s int32
+		for j := 2; j < 34; j++ {
+			s += int32(int8(x[j])) * int32(int8(y[j]))
+		}
+		sum += float32(float32(s) * float32(f16at(x, 0)*f16at(y, 0)))
+	}
+	return sum
+}

@@ -1,0 +1,160 @@
+package quant
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Pure-Go kernels for the 256-value K-quant types against a Q8_K
+// activation (f32 d at 0, int8 qs at 4, int16 bsums at 260). Each super
+// block yields an exact integer dot (scales applied) and, for types with
+// minimums, an exact integer sum of min*bsum; the float part is one or two
+// roundings per super block added to a running sum. llama.cpp's generic C
+// spreads the integer part over eight float lanes instead; the difference
+// is a few ulps of the result. The assembly follows this order exactly.
+//
+// Block layouts (offsets in bytes):
+//
+//	Q2_K (84):  scales[16] @0 (lo nibble scale, hi nibble min), qs[64] @16, f16 d @80, f16 dmin @82
+//	Q3_K (110): hmask[32] @0, qs[64] @32, scales[12] @96 (16 x 6 bit, -32), f16 d @108
+//	Q4_K (144): f16 d @0, f16 dmin @2, scales[12] @4 (8 x 6 bit scale and min), qs[128] @16
+//	Q5_K (176): f16 d @0, f16 dmin @2, scales[12] @4, qh[32] @16, qs[128] @48
+//	Q6_K (210): ql[128] @0, qh[64] @128, scales[16] int8 @192, f16 d @208
+
+func q8Kd(y []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(y)) }
+
+func q8Kq(y []byte, i int) int32 { return int32(int8(y[4+i])) }
+
+func q8Kbsum(y []byte, j int) int32 { return int32(int16(binary.LittleEndian.Uint16(y[260+2*j:]))) }
+
+func dotQ2_K(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[84*b:84*b+84], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		var isum, summs int32
+		for j := 0; j < 16; j++ {
+			summs += q8Kbsum(y, j) * int32(x[j]>>4)
+		}
+		for i := 0; i < 256; i++ {
+			h, s, l := i/128, i%128/32, i%32
+			q := int32(x[16+32*h+l] >> (2 * s) & 3)
+			isum += int32(x[i/16]&15) * q * q8Kq(y, i)
+		}
+		yd := q8Kd(y)
+		dall := float32(yd * f16at(x, 80))
+		dmin := float32(yd * f16at(x, 82))
+		sum += float32(float32(dall*float32(isum)) - float32(dmin*float32(summs)))
+	}
+	return sum
+}
+
+// q3KScales unpacks Q3_K's sixteen 6-bit scales (stored as 4 low bits in
+// bytes 0..7 and 2 high bits in bytes 8..11) and removes their bias of 32.
+func q3KScales(s []byte) (out [16]int32) {
+	for j := 0; j < 16; j++ {
+		lo := int32(s[j%8]>>(4*(j/8))) & 15
+		hi := int32(s[8+j%4]>>(2*(j/4))) & 3
+		out[j] = lo | hi<<4 - 32
+	}
+	return out
+}
+
+func dotQ3_K(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[110*b:110*b+110], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		sc := q3KScales(x[96:108])
+		var isum int32
+		for i := 0; i < 256; i++ {
+			h, s, l := i/128, i%128/32, i%32
+			q := int32(x[32+32*h+l]>>(2*s)) & 3
+			if x[l]>>(4*h+s)&1 == 0 {
+				q -= 4
+			}
+			isum += sc[i/16] * q * q8Kq(y, i)
+		}
+		d := float32(f16at(x, 108) * q8Kd(y))
+		sum += float32(d * float32(isum))
+	}
+	return sum
+}
+
+// q4KScaleMin unpacks scale and min j of Q4_K/Q5_K's 12-byte table: the
+// first four pairs are the low 6 bits of bytes j and j+4; the last four take
+// 4 bits from byte j+4 and their top 2 bits from the spare bits of bytes
+// j-4 (scale) and j (min).
+func q4KScaleMin(s []byte, j int) (sc, m int32) {
+	if j < 4 {
+		return int32(s[j] & 63), int32(s[j+4] & 63)
+	}
+	sc = int32(s[j+4]&15) | int32(s[j-4]>>6)<<4
+	m = int32(s[j+4]>>4) | int32(s[j]>>6)<<4
+	return sc, m
+}
+
+func dotQ4_K(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[144*b:144*b+144], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		var isum, summs int32
+		for j := 0; j < 8; j++ {
+			sc, m := q4KScaleMin(x[4:16], j)
+			summs += m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
+			qs := x[16+32*(j/2) : 16+32*(j/2)+32]
+			var s int32
+			for l := 0; l < 32; l++ {
+				s += int32(qs[l]>>(4*(j%2))&15) * q8Kq(y, 32*j+l)
+			}
+			isum += sc * s
+		}
+		yd := q8Kd(y)
+		d := float32(f16at(x, 0) * yd)
+		dmin := float32(f16at(x, 2) * yd)
+		sum += float32(d * float32(isum))
+		sum -= float32(dmin * float32(summs))
+	}
+	return sum
+}
+
+func dotQ5_K(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[176*b:176*b+176], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		var isum, summs int32
+		for j := 0; j < 8; j++ {
+			sc, m := q4KScaleMin(x[4:16], j)
+			summs += m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
+			qs := x[48+32*(j/2) : 48+32*(j/2)+32]
+			var s int32
+			for l := 0; l < 32; l++ {
+				q := int32(qs[l]>>(4*(j%2))&15) | int32(x[16+l]>>j&1)<<4
+				s += q * q8Kq(y, 32*j+l)
+			}
+			isum += sc * s
+		}
+		yd := q8Kd(y)
+		d := float32(f16at(x, 0) * yd)
+		dmin := float32(f16at(x, 2) * yd)
+		sum += float32(d * float32(isum))
+		sum -= float32(dmin * float32(summs))
+	}
+	return sum
+}
+
+func dotQ6_K(w, a []byte, n int) float32 {
+	var sum float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[210*b:210*b+210], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		var isum int32
+		for i := 0; i < 256; i++ {
+			h, c, l := i/128, i%128/32, i%32
+			ql := x[64*h+32*(c%2)+l] >> (4 * (c / 2)) & 15
+			qh := x[128+32*h+l] >> (2 * c) & 3
+			q := int32(ql|qh<<4) - 32
+			isum += int32(int8(x[192+i/16])) * q * q8Kq(y, i)
+		}
+		d := float32(f16at(x, 208) * q8Kd(y))
+		sum += float32(d * float32(isum))
+	}
+	return sum
+}
