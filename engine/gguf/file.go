@@ -1,8 +1,10 @@
 package gguf
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -46,6 +48,9 @@ func Open(path string) (*Reader, error) {
 
 // NewReader parses the header of a file of the given size read through ra.
 func NewReader(ra io.ReaderAt, size int64) (*Reader, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("gguf: NewReader needs the file size, got %d (use NewStream for a stream of unknown length)", size)
+	}
 	p, _ := bufferedParser(io.NewSectionReader(ra, 0, size), size)
 	f, err := p.header()
 	if err != nil {
@@ -60,15 +65,37 @@ func (r *Reader) Size() int64 { return r.size }
 // Mapped reports whether tensor data comes from a memory mapping.
 func (r *Reader) Mapped() bool { return r.mapped != nil }
 
+// span checks that t lies inside the file; the header parser guarantees
+// it for the file's own tensors, this guards infos built by hand.
+func (r *Reader) span(t *TensorInfo) (start, end uint64, err error) {
+	start = r.DataOffset + t.Offset
+	end = start + t.Size
+	if start < r.DataOffset || end < start || end > uint64(r.size) {
+		return 0, 0, fmt.Errorf("gguf: tensor %q (%d bytes at data offset %d) lies outside the file", t.Name, t.Size, t.Offset)
+	}
+	return start, end, nil
+}
+
 // TensorData returns the bytes of t: a slice of the mapping when mapped
 // (read-only: writing to it faults), otherwise a fresh copy.
 func (r *Reader) TensorData(t *TensorInfo) ([]byte, error) {
-	start := r.DataOffset + t.Offset
+	start, end, err := r.span(t)
+	if err != nil {
+		return nil, err
+	}
 	if r.mapped != nil {
-		return r.mapped[start : start+t.Size : start+t.Size], nil
+		return r.mapped[start:end:end], nil
+	}
+	if t.Size > math.MaxInt {
+		return nil, fmt.Errorf("gguf: tensor %q (%d bytes) is too large for this platform's memory", t.Name, t.Size)
 	}
 	b := make([]byte, t.Size)
-	if _, err := r.ra.ReadAt(b, int64(start)); err != nil {
+	// ReaderAt may report io.EOF along with a full read at the end of the
+	// file; only a short read is an error.
+	if n, err := r.ra.ReadAt(b, int64(start)); n < len(b) {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, fmt.Errorf("gguf: reading tensor %q: %w", t.Name, err)
 	}
 	return b, nil
@@ -76,7 +103,11 @@ func (r *Reader) TensorData(t *TensorInfo) ([]byte, error) {
 
 // TensorReader returns a reader of t's bytes without loading them.
 func (r *Reader) TensorReader(t *TensorInfo) io.Reader {
-	return io.NewSectionReader(r.ra, int64(r.DataOffset+t.Offset), int64(t.Size))
+	start, end, err := r.span(t)
+	if err != nil {
+		return errReader{err}
+	}
+	return io.NewSectionReader(r.ra, int64(start), int64(end-start))
 }
 
 // Close releases the mapping and the file.
@@ -94,3 +125,8 @@ func (r *Reader) Close() error {
 	}
 	return err
 }
+
+// errReader is a reader that only fails, for a tensor that cannot be read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

@@ -110,21 +110,33 @@ type Metadata struct {
 	index map[string]int
 }
 
-func (m *Metadata) add(key string, v Value) error {
-	if m.index == nil {
-		m.index = map[string]int{}
+// lookup returns the key index, rebuilding it when KVs was changed
+// directly (it is an exported field, so callers may append to it).
+func (m *Metadata) lookup() map[string]int {
+	if m.index == nil || len(m.index) != len(m.KVs) {
+		m.index = make(map[string]int, len(m.KVs))
+		for i, kv := range m.KVs {
+			if _, dup := m.index[kv.Key]; !dup {
+				m.index[kv.Key] = i
+			}
+		}
 	}
-	if _, dup := m.index[key]; dup {
+	return m.index
+}
+
+func (m *Metadata) add(key string, v Value) error {
+	idx := m.lookup()
+	if _, dup := idx[key]; dup {
 		return fmt.Errorf("duplicate metadata key %q", key)
 	}
-	m.index[key] = len(m.KVs)
+	idx[key] = len(m.KVs)
 	m.KVs = append(m.KVs, KV{key, v})
 	return nil
 }
 
 // Set adds or replaces a key (used when building a file to write).
 func (m *Metadata) Set(key string, v Value) {
-	if i, ok := m.index[key]; ok {
+	if i, ok := m.lookup()[key]; ok {
 		m.KVs[i].Value = v
 		return
 	}
@@ -133,20 +145,20 @@ func (m *Metadata) Set(key string, v Value) {
 
 // Delete removes a key if present.
 func (m *Metadata) Delete(key string) {
-	i, ok := m.index[key]
+	i, ok := m.lookup()[key]
 	if !ok {
 		return
 	}
 	m.KVs = append(m.KVs[:i], m.KVs[i+1:]...)
-	m.index = map[string]int{}
-	for j, kv := range m.KVs {
-		m.index[kv.Key] = j
-	}
+	m.index = nil
 }
+
+// Len is the number of keys.
+func (m *Metadata) Len() int { return len(m.KVs) }
 
 // Get returns the value of key.
 func (m *Metadata) Get(key string) (Value, bool) {
-	i, ok := m.index[key]
+	i, ok := m.lookup()[key]
 	if !ok {
 		return Value{}, false
 	}
@@ -154,7 +166,7 @@ func (m *Metadata) Get(key string) (Value, bool) {
 }
 
 // Has reports whether key is present.
-func (m *Metadata) Has(key string) bool { _, ok := m.index[key]; return ok }
+func (m *Metadata) Has(key string) bool { _, ok := m.lookup()[key]; return ok }
 
 // String returns a string value.
 func (m *Metadata) String(key string) (string, bool) {
@@ -371,10 +383,16 @@ func asInt(v any) (int64, bool) {
 
 // Constructors for metadata values, used when building files to write.
 
+func ValU8(v uint8) Value       { return Value{TypeUint8, v} }
+func ValI8(v int8) Value        { return Value{TypeInt8, v} }
+func ValU16(v uint16) Value     { return Value{TypeUint16, v} }
+func ValI16(v int16) Value      { return Value{TypeInt16, v} }
 func ValU32(v uint32) Value     { return Value{TypeUint32, v} }
 func ValI32(v int32) Value      { return Value{TypeInt32, v} }
 func ValU64(v uint64) Value     { return Value{TypeUint64, v} }
+func ValI64(v int64) Value      { return Value{TypeInt64, v} }
 func ValF32(v float32) Value    { return Value{TypeFloat32, v} }
+func ValF64(v float64) Value    { return Value{TypeFloat64, v} }
 func ValBool(v bool) Value      { return Value{TypeBool, v} }
 func ValStr(v string) Value     { return Value{TypeString, v} }
 func ValStrs(v []string) Value  { return Value{TypeArray, &Array{TypeString, v}} }
@@ -382,3 +400,7 @@ func ValF32s(v []float32) Value { return Value{TypeArray, &Array{TypeFloat32, v}
 func ValI32s(v []int32) Value   { return Value{TypeArray, &Array{TypeInt32, v}} }
 func ValU32s(v []uint32) Value  { return Value{TypeArray, &Array{TypeUint32, v}} }
 func ValBools(v []bool) Value   { return Value{TypeArray, &Array{TypeBool, v}} }
+
+// ValArray wraps an array; elems is a typed slice matching elem
+// ([]uint8 ... []string, or []*Array for arrays of arrays).
+func ValArray(elem ValueType, elems any) Value { return Value{TypeArray, &Array{elem, elems}} }

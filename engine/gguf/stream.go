@@ -1,6 +1,7 @@
 package gguf
 
 import (
+	"errors"
 	"fmt"
 	"io"
 )
@@ -15,10 +16,12 @@ type Stream struct {
 	order []*TensorInfo
 	next  int
 	cur   *io.LimitedReader
+	err   error // sticky: after a failed read the position is unknown
 }
 
 // NewStream parses the header from r. size is the total length when known,
-// or -1 for a stream of unknown length.
+// or -1 for a stream of unknown length; with a known size, tensors that run
+// past the end are refused before any data is read.
 func NewStream(r io.Reader, size int64) (*Stream, error) {
 	p, br := bufferedParser(r, size)
 	f, err := p.header()
@@ -30,8 +33,12 @@ func NewStream(r io.Reader, size int64) (*Stream, error) {
 
 // Next returns the next tensor in file order and a reader of exactly its
 // bytes; whatever of the previous tensor's reader was left unread is skipped.
-// It returns io.EOF after the last tensor.
+// It returns io.EOF after the last tensor. A truncated file shows up as a
+// *FormatError from the tensor's reader or from Next.
 func (s *Stream) Next() (*TensorInfo, io.Reader, error) {
+	if s.err != nil {
+		return nil, nil, s.err
+	}
 	if s.cur != nil && s.cur.N > 0 {
 		if err := s.skip(s.cur.N); err != nil {
 			return nil, nil, err
@@ -45,7 +52,10 @@ func (s *Stream) Next() (*TensorInfo, io.Reader, error) {
 	s.next++
 	start := int64(s.File.DataOffset + t.Offset)
 	if start < s.pos {
-		return nil, nil, &FormatError{s.pos, fmt.Sprintf("tensor %q starts before the current position", t.Name)}
+		// The header parser refuses overlaps, so this means a bug, not a
+		// bad file; fail rather than hand out the wrong bytes.
+		s.err = &FormatError{s.pos, fmt.Sprintf("tensor %q starts before the current position", t.Name)}
+		return nil, nil, s.err
 	}
 	if err := s.skip(start - s.pos); err != nil {
 		return nil, nil, err
@@ -57,10 +67,15 @@ func (s *Stream) Next() (*TensorInfo, io.Reader, error) {
 func (s *Stream) skip(n int64) error {
 	k, err := io.CopyN(io.Discard, s.r, n)
 	s.pos += k
-	if err != nil {
-		return &FormatError{s.pos, "file truncated in padding or skipped data"}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		s.err = &FormatError{s.pos, "file truncated in padding or skipped data"}
+	default:
+		s.err = &FormatError{s.pos, fmt.Sprintf("reading: %v", err)}
 	}
-	return nil
+	return s.err
 }
 
 // countReader tracks the stream position and turns a short read into an
@@ -71,10 +86,18 @@ type countReader struct {
 }
 
 func (c *countReader) Read(b []byte) (int, error) {
+	if c.s.err != nil {
+		return 0, c.s.err
+	}
 	n, err := c.s.r.Read(b)
 	c.s.pos += int64(n)
-	if err == io.EOF {
-		return n, &FormatError{c.s.pos, fmt.Sprintf("file truncated inside tensor %q", c.t.Name)}
+	switch {
+	case err == nil:
+		return n, nil
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		c.s.err = &FormatError{c.s.pos, fmt.Sprintf("file truncated inside tensor %q", c.t.Name)}
+	default:
+		c.s.err = &FormatError{c.s.pos, fmt.Sprintf("reading tensor %q: %v", c.t.Name, err)}
 	}
-	return n, err
+	return n, c.s.err
 }

@@ -9,7 +9,10 @@
 // fail with an error naming the problem and its offset.
 package gguf
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // TensorType is ggml's tensor element type id as stored in a tensor info.
 type TensorType uint32
@@ -48,6 +51,9 @@ const (
 	TQ1_0   TensorType = 34
 	TQ2_0   TensorType = 35
 	MXFP4   TensorType = 39
+	NVFP4   TensorType = 40
+	Q1_0    TensorType = 41
+	Q2_0    TensorType = 42
 )
 
 // typeTraits is the storage shape of one tensor type: a block of BlockSize
@@ -91,6 +97,9 @@ var traits = map[TensorType]typeTraits{
 	TQ1_0:   {"TQ1_0", 256, 54},
 	TQ2_0:   {"TQ2_0", 256, 66},
 	MXFP4:   {"MXFP4", 32, 17},
+	NVFP4:   {"NVFP4", 64, 36},
+	Q1_0:    {"Q1_0", 128, 18},
+	Q2_0:    {"Q2_0", 64, 18},
 }
 
 // Known reports whether t is a type id this package knows the layout of.
@@ -103,15 +112,33 @@ func (t TensorType) String() string {
 	return fmt.Sprintf("type(%d)", uint32(t))
 }
 
-// BlockSize is the number of elements in one block (1 for plain types).
+// BlockSize is the number of elements in one block (1 for plain types, 0
+// for an unknown type).
 func (t TensorType) BlockSize() int { return traits[t].blockSize }
 
-// TypeSize is the number of bytes one block takes.
+// TypeSize is the number of bytes one block takes (0 for an unknown type).
 func (t TensorType) TypeSize() int { return traits[t].typeSize }
 
 // RowBytes is the number of bytes a row of n elements takes; n must be a
-// multiple of the block size.
-func (t TensorType) RowBytes(n int) int { return n / t.BlockSize() * t.TypeSize() }
+// multiple of the block size. It is 0 for an unknown type rather than a
+// division by zero, since callers may hold ids read from untrusted files.
+func (t TensorType) RowBytes(n int) int {
+	bs := t.BlockSize()
+	if bs == 0 {
+		return 0
+	}
+	return n / bs * t.TypeSize()
+}
+
+// Types lists every known tensor type in id order.
+func Types() []TensorType {
+	out := make([]TensorType, 0, len(traits))
+	for t := range traits {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
 
 // ParseTensorType maps a name such as "Q4_K" or "f16" to its type.
 func ParseTensorType(name string) (TensorType, error) {
