@@ -7,10 +7,6 @@ import "strings"
 // used when a template exists but cannot be compiled or rendered.
 func presetFromTemplate(src string) (string, bool) {
 	has := func(s string) bool { return strings.Contains(src, s) }
-	// A template may also be just a preset's name, as llama.cpp accepts.
-	if _, ok := presets[strings.TrimSpace(src)]; ok {
-		return strings.TrimSpace(src), true
-	}
 	switch {
 	case has("<|im_start|>"):
 		return PresetQwen2, true

@@ -42,6 +42,10 @@ func New(md *gguf.Metadata) (*Formatter, error) {
 	tokModel, _ := md.String("tokenizer.ggml.model")
 
 	src, hasTemplate := md.String("tokenizer.chat_template")
+	if _, ok := presets[strings.TrimSpace(src)]; ok && hasTemplate {
+		// A preset's name in place of a template, as llama.cpp accepts.
+		return NewPreset(strings.TrimSpace(src), bos, eos)
+	}
 	if hasTemplate && strings.TrimSpace(src) != "" {
 		f, err := NewTemplate(src, bos, eos)
 		if err == nil {
