@@ -98,6 +98,24 @@ var notComparable = map[string]string{
 	"unsloth-Apriel-1.5":                            "needs tools: length of an undefined value",
 }
 
+// toolsNotComparable are listed templates whose tools conversation is not
+// compared, with the reason.
+var toolsNotComparable = map[string]string{
+	"Apriel-1.6-15b-Thinker-fixed":    "@huggingface/jinja has no `string` filter on objects",
+	"meetkai-functionary-medium-v3.2": "@huggingface/jinja cannot unpack a tuple",
+	// Known gap in ember's Jinja library: tojson(indent=N) sorts object
+	// keys (Python keeps insertion order), and v1.5.0 offers no way to
+	// replace a filter. Llama 3.x print tool definitions that way.
+	"meta-llama-Llama-3.1-8B-Instruct":    "ardanlabs/jinja v1.5.0 tojson(indent=N) sorts keys",
+	"meta-llama-Llama-3.2-3B-Instruct":    "ardanlabs/jinja v1.5.0 tojson(indent=N) sorts keys",
+	"meta-llama-Llama-3.3-70B-Instruct":   "ardanlabs/jinja v1.5.0 tojson(indent=N) sorts keys",
+	"ibm-granite-granite-3.3-2B-Instruct": "ardanlabs/jinja v1.5.0 tojson(indent=N) sorts keys",
+	"llama-cpp-deepseek-r1":               "ardanlabs/jinja v1.5.0 tojson(indent=N) sorts keys and escapes <>&",
+}
+
+// parityTools is one OpenAI-style tool definition.
+const parityTools = `[{"type":"function","function":{"name":"get_weather","description":"Weather in a city, <b>now</b> & later","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","minimum":1}},"required":["city"]}}}]`
+
 type parityConv struct {
 	name  string
 	msgs  []Message
@@ -159,6 +177,8 @@ func parityConversations() []parityConv {
 			parityConv{name: "user, no generation prompt" + tag, msgs: []Message{sys, u1}, opts: noGen},
 		)
 	}
+	withTools := Options{AddGenerationPrompt: true, Now: parityNow, Tools: json.RawMessage(parityTools)}
+	out = append(out, parityConv{name: "tools", msgs: []Message{sys, u1}, opts: withTools, tools: true})
 	return out
 }
 
@@ -257,6 +277,7 @@ func TestTemplateParityWithHuggingFace(t *testing.T) {
 				Template: srcs[i], Messages: toOracleMessages(c.msgs),
 				AddGenerationPrompt: c.opts.AddGenerationPrompt, BOS: bos, EOS: eos,
 				EnableThinking: c.opts.thinkingOn(), Now: parityNow.Format(time.RFC3339),
+				Tools: c.opts.Tools,
 			})
 		}
 	}
@@ -277,6 +298,9 @@ func TestTemplateParityWithHuggingFace(t *testing.T) {
 			if err != nil {
 				problem = err.Error()
 				break
+			}
+			if c.tools && toolsNotComparable[name] != "" {
+				continue
 			}
 			got, rerr := tmpl.render(c.msgs, c.opts, bos, eos)
 			switch {
