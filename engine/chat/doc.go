@@ -18,5 +18,8 @@
 // slicing forms), nikolalohinski/gonja v1.5.3 and flosch/pongo2/v6 0 (no
 // trim_blocks/lstrip_blocks, missing Python string methods). v1.5.0 is the
 // newest ardanlabs/jinja release that builds with Go 1.26 (v1.11.0 needs Go
-// 1.27). kaptinlin/jinja could not be fetched here.
+// 1.27). kaptinlin/jinja could not be fetched here. Known gap:
+// tojson(indent=N) sorts object keys (Python keeps their order), which
+// changes the tool listings of Llama 3.x, Granite 3.3 and llama.cpp's R1
+// template; v1.5.0 has no way to replace a built-in filter.
 package chat
