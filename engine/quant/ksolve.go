@@ -18,9 +18,10 @@ const groupMaxEps = 1e-15
 // nearestInt rounds to nearest, ties to even, the way ggml does it: adding
 // 1.5*2^23 pushes the fraction out of a float32's mantissa. Valid for
 // |f| <= 2^22; beyond that (only for non-finite or absurd inputs) the result
-// is garbage, as in ggml, but never a panic.
+// is garbage, as in ggml, but never a panic. The conversion keeps a caller's
+// nearestInt(a*b) from becoming one fused multiply-add once inlined.
 func nearestInt(f float32) int32 {
-	v := f + 12582912
+	v := float32(f) + 12582912
 	return int32(math.Float32bits(v)&0x7fffff) - 0x400000
 }
 
