@@ -3,10 +3,12 @@ package quant
 import "encoding/binary"
 
 // Pure-Go kernels for the 32-value block types. Within a block the integer
-// dot is exact; the float part is llama.cpp's generic expression for the
-// type, added to one running sum block after block. The explicit float32()
-// conversions stop the compiler from fusing a multiply and an add into an
-// FMA (which it does on arm64), so these match the assembly bit for bit.
+// dot is exact and the float part is llama.cpp's generic expression for the
+// type. Block terms are summed the way a 4-wide SIMD loop does (lanes4), not
+// in one running sum, so the assembly is not bound by the latency of a
+// chain of adds. The explicit float32() conversions stop the compiler from
+// fusing a multiply and an add into an FMA (which it does on arm64), so
+// these match the assembly bit for bit.
 //
 // Block layouts (little endian):
 //
@@ -23,8 +25,38 @@ func f16at(b []byte, off int) float32 {
 	return halfToF32(binary.LittleEndian.Uint16(b[off:]))
 }
 
+// lanes4 sums block terms in the order of the assembly: term b goes to
+// lane b%4 for the blocks of the full groups of four, the lanes are folded
+// as (0+1)+(2+3), then the remaining terms are added one by one.
+type lanes4 struct {
+	acc     [4]float32
+	sum     float32
+	b, full int
+}
+
+func newLanes4(nb int) lanes4 { return lanes4{full: nb &^ 3} }
+
+func (l *lanes4) add(t float32) {
+	if l.b < l.full {
+		l.acc[l.b&3] += t
+	} else {
+		if l.b == l.full {
+			l.sum = (l.acc[0] + l.acc[1]) + (l.acc[2] + l.acc[3])
+		}
+		l.sum += t
+	}
+	l.b++
+}
+
+func (l *lanes4) result() float32 {
+	if l.b == l.full {
+		return (l.acc[0] + l.acc[1]) + (l.acc[2] + l.acc[3])
+	}
+	return l.sum
+}
+
 func dotQ4_0(w, a []byte, n int) float32 {
-	var sum float32
+	sum := newLanes4(n / 32)
 	for b := 0; b < n/32; b++ {
 		x, y := w[18*b:18*b+18], a[q80Bytes*b:q80Bytes*b+q80Bytes]
 		var s int32
@@ -33,13 +65,13 @@ func dotQ4_0(w, a []byte, n int) float32 {
 			s += (int32(q&15) - 8) * int32(int8(y[2+j]))
 			s += (int32(q>>4) - 8) * int32(int8(y[18+j]))
 		}
-		sum += float32(float32(float32(s)*f16at(x, 0)) * f16at(y, 0))
+		sum.add(float32(float32(float32(s)*f16at(x, 0)) * f16at(y, 0)))
 	}
-	return sum
+	return sum.result()
 }
 
 func dotQ4_1(w, a []byte, n int) float32 {
-	var sum float32
+	sum := newLanes4(n / 32)
 	for b := 0; b < n/32; b++ {
 		x, y := w[20*b:20*b+20], a[q81Bytes*b:q81Bytes*b+q81Bytes]
 		var s int32
@@ -49,13 +81,13 @@ func dotQ4_1(w, a []byte, n int) float32 {
 			s += int32(q>>4) * int32(int8(y[20+j]))
 		}
 		dd := float32(f16at(x, 0) * f16at(y, 0))
-		sum += float32(float32(dd*float32(s)) + float32(f16at(x, 2)*f16at(y, 2)))
+		sum.add(float32(float32(dd*float32(s)) + float32(f16at(x, 2)*f16at(y, 2))))
 	}
-	return sum
+	return sum.result()
 }
 
 func dotQ5_0(w, a []byte, n int) float32 {
-	var sum float32
+	sum := newLanes4(n / 32)
 	for b := 0; b < n/32; b++ {
 		x, y := w[22*b:22*b+22], a[q80Bytes*b:q80Bytes*b+q80Bytes]
 		qh := binary.LittleEndian.Uint32(x[2:])
@@ -68,13 +100,13 @@ func dotQ5_0(w, a []byte, n int) float32 {
 			s += (hi - 16) * int32(int8(y[18+j]))
 		}
 		dd := float32(f16at(x, 0) * f16at(y, 0))
-		sum += float32(dd * float32(s))
+		sum.add(float32(dd * float32(s)))
 	}
-	return sum
+	return sum.result()
 }
 
 func dotQ5_1(w, a []byte, n int) float32 {
-	var sum float32
+	sum := newLanes4(n / 32)
 	for b := 0; b < n/32; b++ {
 		x, y := w[24*b:24*b+24], a[q81Bytes*b:q81Bytes*b+q81Bytes]
 		qh := binary.LittleEndian.Uint32(x[4:])
@@ -87,20 +119,20 @@ func dotQ5_1(w, a []byte, n int) float32 {
 			s += hi * int32(int8(y[20+j]))
 		}
 		dd := float32(f16at(x, 0) * f16at(y, 0))
-		sum += float32(float32(dd*float32(s)) + float32(f16at(x, 2)*f16at(y, 2)))
+		sum.add(float32(float32(dd*float32(s)) + float32(f16at(x, 2)*f16at(y, 2))))
 	}
-	return sum
+	return sum.result()
 }
 
 func dotQ8_0(w, a []byte, n int) float32 {
-	var sum float32
+	sum := newLanes4(n / 32)
 	for b := 0; b < n/32; b++ {
 		x, y := w[34*b:34*b+34], a[q80Bytes*b:q80Bytes*b+q80Bytes]
 		var s int32
 		for j := 2; j < 34; j++ {
 			s += int32(int8(x[j])) * int32(int8(y[j]))
 		}
-		sum += float32(float32(s) * float32(f16at(x, 0)*f16at(y, 0)))
+		sum.add(float32(float32(s) * float32(f16at(x, 0)*f16at(y, 0))))
 	}
-	return sum
+	return sum.result()
 }
