@@ -50,9 +50,14 @@ func runSynth(args []string) error {
 	if err != nil {
 		return err
 	}
-	scheme, err := quantize.ParseScheme(*typ, true)
+	// a plain type means that type for every weight matrix; a mix
+	// (Q4_K_M ...) applies its per-tensor rules
+	scheme, err := quantize.ParseScheme(*typ, false)
 	if err != nil {
 		return err
+	}
+	if !scheme.Mix {
+		scheme.Pure = true
 	}
 	var v *synth.Vocab
 	if *vocab != "" {

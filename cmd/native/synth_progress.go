@@ -37,8 +37,9 @@ func (p *progressPrinter) update(i, n int, name string, done, total int64) {
 		fmt.Fprintf(p.out, "\r\033[K[%d/%d] %-32s %s / %s  %.0f MiB/s", i+1, n, name, mib(done), mib(total), rate)
 		return
 	}
-	if i != p.lastTens {
-		p.lastTens = i
+	// plain lines: one per tensor, at most one a second
+	if i != p.lastTens && (now.Sub(p.last) >= time.Second || i == n-1) {
+		p.lastTens, p.last = i, now
 		fmt.Fprintf(p.out, "[%d/%d] %s (%s / %s, %.0f MiB/s)\n", i+1, n, name, mib(done), mib(total), rate)
 	}
 }
