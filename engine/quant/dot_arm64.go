@@ -1,0 +1,26 @@
+package quant
+
+import "github.com/emberllm/ember/engine/gguf"
+
+// NEON kernels (dot_arm64.s); NEON is part of every arm64 CPU Go runs on,
+// so there is nothing to detect. Each returns exactly what its pure-Go twin
+// returns.
+
+//go:noescape
+func dotQ4_0NEON(w, a *byte, nb int) float32
+
+//go:noescape
+func dotQ8_0NEON(w, a *byte, nb int) float32
+
+func init() {
+	blocks := func(k func(w, a *byte, nb int) float32) dotKernel {
+		return func(w, a []byte, n int) float32 {
+			if n == 0 {
+				return 0
+			}
+			return k(&w[0], &a[0], n/32)
+		}
+	}
+	asmDot[gguf.Q4_0] = blocks(dotQ4_0NEON)
+	asmDot[gguf.Q8_0] = blocks(dotQ8_0NEON)
+}
