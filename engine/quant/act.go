@@ -90,7 +90,7 @@ func quantizeActQ8_0(x []float32, dst []byte) {
 	for b := 0; b < len(x)/32; b++ {
 		xs, out := x[32*b:32*b+32], dst[q80Bytes*b:q80Bytes*b+q80Bytes]
 		d, id := q8Scale32(xs)
-		binary.LittleEndian.PutUint16(out, f32ToHalf(d))
+		binary.LittleEndian.PutUint16(out, F32ToF16(d))
 		for j, v := range xs {
 			out[2+j] = byte(roundQ8(float32(v * id)))
 		}
@@ -107,8 +107,8 @@ func quantizeActQ8_1(x []float32, dst []byte) {
 			out[4+j] = byte(q)
 			sum += int(q)
 		}
-		binary.LittleEndian.PutUint16(out, f32ToHalf(d))
-		binary.LittleEndian.PutUint16(out[2:], f32ToHalf(float32(d*float32(sum))))
+		binary.LittleEndian.PutUint16(out, F32ToF16(d))
+		binary.LittleEndian.PutUint16(out[2:], F32ToF16(float32(d*float32(sum))))
 	}
 }
 
@@ -143,61 +143,4 @@ func quantizeActQ8_K(x []float32, dst []byte) {
 		}
 		binary.LittleEndian.PutUint32(out, math.Float32bits(1/iscale))
 	}
-}
-
-// halfToF32 converts IEEE binary16 bits to float32 (exact).
-func halfToF32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	man := uint32(h) & 0x3ff
-	switch {
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | man<<13)
-	case exp != 0:
-		return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
-	}
-	// Zero or subnormal: man * 2^-24 is exact in float32.
-	f := float32(man) * (1.0 / (1 << 24))
-	if sign != 0 {
-		f = -f
-	}
-	return f
-}
-
-// f32ToHalf converts to IEEE binary16 bits rounding to nearest even, as
-// F16C's vcvtps2ph (the conversion llama.cpp uses on x86) does.
-func f32ToHalf(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int32(b>>23) & 0xff
-	man := b & 0x7fffff
-	if exp == 0xff {
-		if man != 0 {
-			return sign | 0x7e00 | uint16(man>>13)
-		}
-		return sign | 0x7c00
-	}
-	e := exp - 112 // rebias 127 -> 15
-	if e >= 0x1f {
-		return sign | 0x7c00
-	}
-	if e <= 0 {
-		if e < -10 {
-			return sign
-		}
-		// Subnormal half: value/2^-24 = (1.m as 24-bit int) >> (14-e).
-		return sign | uint16(shiftRoundEven(man|0x800000, uint32(14-e)))
-	}
-	// A carry out of the mantissa bumps the exponent, up to infinity: right.
-	return sign | uint16(shiftRoundEven(uint32(e)<<23|man, 13))
-}
-
-func shiftRoundEven(v, shift uint32) uint32 {
-	q := v >> shift
-	rem := v & (1<<shift - 1)
-	half := uint32(1) << (shift - 1)
-	if rem > half || (rem == half && q&1 == 1) {
-		q++
-	}
-	return q
 }

@@ -22,7 +22,7 @@ import "encoding/binary"
 // one; bit j of qh is the fifth bit of value j.
 
 func f16at(b []byte, off int) float32 {
-	return halfToF32(binary.LittleEndian.Uint16(b[off:]))
+	return F16ToF32(binary.LittleEndian.Uint16(b[off:]))
 }
 
 // lanes4 sums block terms in the order of the assembly: term b goes to

@@ -32,7 +32,7 @@ func dotF32(w, a []byte, n int) float32 {
 
 func dotF16(w, a []byte, n int) float32 {
 	return dotFloat(w, a, n, func(w []byte, i int) float32 {
-		return halfToF32(binary.LittleEndian.Uint16(w[2*i:]))
+		return F16ToF32(binary.LittleEndian.Uint16(w[2*i:]))
 	})
 }
 

@@ -167,7 +167,7 @@ func randHalf(r *rand.Rand, lo, hi float64, signed bool) uint16 {
 	if signed && r.IntN(2) == 0 {
 		v = -v
 	}
-	return f32ToHalf(float32(v))
+	return F32ToF16(float32(v))
 }
 
 // randWeights fills nrows rows of n weights of type t with random bytes and
@@ -186,7 +186,7 @@ func randWeights(r *rand.Rand, t gguf.TensorType, nrows, n int) []byte {
 		case gguf.F32:
 			binary.LittleEndian.PutUint32(x, math.Float32bits(float32(r.NormFloat64())))
 		case gguf.F16:
-			put(x, f32ToHalf(float32(r.NormFloat64())))
+			put(x, F32ToF16(float32(r.NormFloat64())))
 		case gguf.BF16:
 			put(x, uint16(math.Float32bits(float32(r.NormFloat64()))>>16))
 		case gguf.Q4_0, gguf.Q5_0, gguf.Q8_0:

@@ -56,6 +56,10 @@ func makeDotCases(seed uint64) []dotCase {
 		for k, n := range dotSizes(t) {
 			nrows := 3
 			c := dotCase{t: t, n: n, nrows: nrows, w: randWeights(r, t, nrows, n), x: randActivation(r, n)}
+			if k%2 == 1 {
+				// Weights as a real model has them: quantized floats.
+				c.w = quantizedWeights(r, t, nrows, n)
+			}
 			if k == 2 && n >= 64 && t.BlockSize() > 1 {
 				// A zero activation block quantizes to d = 0: must add nothing.
 				clear(c.x[:ActType(t).BlockSize()])
@@ -66,6 +70,40 @@ func makeDotCases(seed uint64) []dotCase {
 		}
 	}
 	return cs
+}
+
+// quantizedWeights quantizes random floats with the block encoders of this
+// package (Quantize), so the dot sees the value distributions real models
+// have, next to randWeights' arbitrary bit patterns.
+func quantizedWeights(r *rand.Rand, t gguf.TensorType, nrows, n int) []byte {
+	f := make([]float32, nrows*n)
+	for i := range f {
+		f[i] = float32(r.NormFloat64() * 0.05)
+	}
+	w := make([]byte, nrows*t.RowBytes(n))
+	if err := Quantize(t, f, w); err != nil {
+		panic(err)
+	}
+	return w
+}
+
+// TestRefDequantMatchesDequantize ties the test's float64 decoder to the
+// package's Dequantize: both must give the same float32 values.
+func TestRefDequantMatchesDequantize(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, ty := range dotTypes {
+		n := 2 * max(ty.BlockSize(), 32)
+		w := randWeights(r, ty, 1, n)
+		got := make([]float32, n)
+		if err := Dequantize(ty, w, got); err != nil {
+			t.Fatalf("%s: %v", ty, err)
+		}
+		for i, v := range refDequant(ty, w, n) {
+			if float32(v) != got[i] {
+				t.Fatalf("%s value %d: reference %g, Dequantize %g", ty, i, v, got[i])
+			}
+		}
+	}
 }
 
 func withAsm(on bool, f func()) {
