@@ -118,7 +118,7 @@ func (p *parser) readBytes(n uint64, what string) ([]byte, error) {
 // str reads a length-prefixed string of at most limit bytes.
 func (p *parser) str(limit uint64, what string) (string, error) {
 	at := p.pos
-	n, err := p.u64(what + " length")
+	n, err := p.u64("the " + what + " length")
 	if err != nil {
 		return "", err
 	}
@@ -138,6 +138,10 @@ func (p *parser) str(limit uint64, what string) (string, error) {
 // bufferedParser wraps r for header parsing; the caller must keep using the
 // returned reader for the data that follows.
 func bufferedParser(r io.Reader, size int64) (*parser, *bufio.Reader) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	n := 1 << 16
+	if size >= 0 && size < int64(n) {
+		n = int(size) // bufio rounds tiny sizes up to its minimum
+	}
+	br := bufio.NewReaderSize(r, n)
 	return &parser{r: br, size: size}, br
 }
