@@ -50,6 +50,7 @@ type Config struct {
 	KVLoRARank int
 	QKNope     int
 	QKRope     int
+	MLAValue   int // value_length_mla: a head's value size after decompression
 }
 
 // meta reads `{arch}.key` values with defaults.

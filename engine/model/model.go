@@ -27,6 +27,10 @@ type family struct {
 var families = map[string]family{
 	"llama": {configureLlama, bindLlama},
 	"qwen3": {configureLlama, bindLlama},
+	// mixture of experts and latent attention
+	"qwen3moe":  {configureQwen3MoE, bindQwen3MoE},
+	"olmoe":     {configureOLMoE, bindOLMoE},
+	"deepseek2": {configureDeepSeek2, bindDeepSeek2},
 }
 
 func supportedList() string {

@@ -1,0 +1,109 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+)
+
+// moeFFN is one block's mixture-of-experts feed-forward: a router scoring
+// every expert per token, a stack of E gated experts of which each token
+// uses K, and optionally shared experts every token goes through.
+//
+//	p = gate(Wrouter · x)                     softmax or sigmoid per expert
+//	S = top-K(p + bias)                       the bias only picks, never weighs
+//	w = p[S], normalised to sum 1 when asked, times the routed scale
+//	y = Σ_{s∈S} w_s · Wdown_s (silu(Wgate_s · x) ⊙ Wup_s · x)  + shared(x)
+//
+// Selection happens on the device (gpu.Route) and feeds the expert matmuls
+// (gpu.MatMulID) directly, so only the chosen experts' weights are read and
+// no token ever makes a round trip to the host.
+type moeFFN struct {
+	router           gpu.Buffer // ffn_gate_inp {D, E}
+	bias             gpu.Buffer // exp_probs_b {E}, or nil
+	gate, up, down   gpu.Buffer // {D, F, E}, {D, F, E}, {F, D, E}
+	shGate, shUp     gpu.Buffer // shared experts {D, Fs}, or nil
+	shDown           gpu.Buffer // {Fs, D}
+	experts, expertW int
+}
+
+// routing is how a family turns router logits into expert weights.
+type routing struct {
+	K      int
+	Gating gpu.Gating
+	Norm   bool
+	Scale  float32
+}
+
+// bindMoE binds block l's experts of width ff; shared is the width of the
+// shared experts' fused FFN (0: none). The selection bias is bound when the
+// file has it.
+func bindMoE(w *weights, l, dim, ff, experts, shared int) moeFFN {
+	m := moeFFN{
+		router:  w.get(blk(l, "ffn_gate_inp"), dim, experts),
+		bias:    w.optional(fmt.Sprintf("blk.%d.exp_probs_b.bias", l), experts),
+		gate:    w.get(blk(l, "ffn_gate_exps"), dim, ff, experts),
+		up:      w.get(blk(l, "ffn_up_exps"), dim, ff, experts),
+		down:    w.get(blk(l, "ffn_down_exps"), ff, dim, experts),
+		experts: experts, expertW: ff,
+	}
+	if shared > 0 {
+		m.shGate = w.get(blk(l, "ffn_gate_shexp"), dim, shared)
+		m.shUp = w.get(blk(l, "ffn_up_shexp"), dim, shared)
+		m.shDown = w.get(blk(l, "ffn_down_shexp"), shared, dim)
+	}
+	return m
+}
+
+// gatingFromFile maps llama.cpp's expert_gating_func values onto the
+// device's gating functions.
+func gatingFromFile(arch string, v int) (gpu.Gating, error) {
+	switch v {
+	case 1:
+		return gpu.GateSoftmax, nil
+	case 2:
+		return gpu.GateSigmoid, nil
+	case 3:
+		return gpu.GateSoftmaxTopK, nil
+	}
+	return 0, fmt.Errorf("%s: expert_gating_func %d is not supported (softmax 1, sigmoid 2, softmax after top-k 3)", arch, v)
+}
+
+// moe adds the mixture-of-experts feed-forward of x {D, T}, returning {D, T}.
+func (b *builder) moe(x *gpu.Tensor, m *moeFFN, r routing) *gpu.Tensor {
+	T := x.Shape[1]
+	logits := b.matmul(m.router, x, "ffn_moe_logits")
+	b.n++
+	ids := b.g.New(fmt.Sprintf("ffn_moe_ids#%d", b.n), gguf.I32, r.K, T)
+	weights := b.act("ffn_moe_weights", r.K, T)
+	route := &gpu.Route{Logits: logits, IDs: ids, Weights: weights, K: r.K, Gating: r.Gating, Norm: r.Norm, Scale: r.Scale}
+	if m.bias != nil {
+		route.Bias = b.w(m.bias, "exp_probs_b")
+	}
+	b.g.Do(route)
+
+	// every chosen expert reads the same input row of its token
+	in := b.g.Reshape(x, x.Shape[0], 1, T)
+	g := b.matmulID(m.gate, in, ids, "ffn_moe_gate")
+	u := b.matmulID(m.up, in, ids, "ffn_moe_up")
+	h := b.act("ffn_moe_act", m.expertW, r.K, T)
+	b.g.Do(&gpu.SwiGLU{Gate: g, Up: u, Out: h})
+	d := b.matmulID(m.down, h, ids, "ffn_moe_down")
+	out := b.act("ffn_moe_out", x.Shape[0], T)
+	b.g.Do(&gpu.WeightedSum{In: d, Weights: weights, Out: out})
+
+	if m.shGate != nil {
+		out = b.add(out, b.swiglu(x, m.shGate, m.shUp, m.shDown, "ffn_shexp"))
+	}
+	return out
+}
+
+// matmulID multiplies in {K, S or 1, T} by the experts ids {S, T} picks out
+// of w {K, N, E}, giving {N, S, T}.
+func (b *builder) matmulID(w gpu.Buffer, in, ids *gpu.Tensor, name string) *gpu.Tensor {
+	wt := b.w(w, name)
+	out := b.act(name, wt.Shape[1], ids.Shape[0], ids.Shape[1])
+	b.g.Do(&gpu.MatMulID{W: wt, In: in, IDs: ids, Out: out})
+	return out
+}
