@@ -42,21 +42,24 @@ func selectTopK(dst []cand, vals []float32, k int) []cand {
 	if k <= 0 {
 		return h
 	}
-	for i, v := range vals {
-		if !possible(v) {
-			continue
-		}
-		c := cand{int32(i), v}
-		if len(h) < k {
-			h = append(h, c)
+	i := 0
+	for ; i < len(vals) && len(h) < k; i++ {
+		if possible(vals[i]) {
+			h = append(h, cand{int32(i), vals[i]})
 			siftUp(h, len(h)-1)
-			continue
 		}
-		// Ids arrive in increasing order, so an equal logit never beats the
-		// root: ties keep the lowest ids.
-		if v > h[0].logit {
-			h[0] = c
-			siftDown(h, 0)
+	}
+	if len(h) == k {
+		// The hot loop: one comparison per token. NaN and -Inf never pass
+		// it, and since ids arrive in increasing order an equal logit never
+		// does either, so ties keep the lowest ids.
+		root := h[0].logit
+		for ; i < len(vals); i++ {
+			if v := vals[i]; v > root {
+				h[0] = cand{int32(i), v}
+				siftDown(h, 0)
+				root = h[0].logit
+			}
 		}
 	}
 	sortCands(h)
