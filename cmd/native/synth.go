@@ -89,7 +89,7 @@ func printPlan(cfg *synth.Config, scheme quantize.Scheme) error {
 		bytes += t.Bytes()
 	}
 	total, embd := cfg.Params()
-	fmt.Fprintf(w, "%s (%s): %d parameters (%.3fB), %d without the token embedding; %s of tensor data as %s\n",
+	fmt.Fprintf(w, "%s (%s): %d parameters (%.3fB), %d outside the embedding and output head; %s of tensor data as %s\n",
 		cfg.Name, cfg.Arch, total, float64(total)/1e9, total-embd, mib(bytes), scheme.Name)
 	return nil
 }

@@ -136,12 +136,13 @@ func (c *Config) planMLA(i int, add func(Kind, string, ...int), blk func(int, st
 }
 
 // Params counts the model's parameters: all of them, and those of the
-// token embedding (the figure "non-embedding parameters" leaves out).
+// vocabulary-sized matrices, the token embedding and an untied output head
+// (what "non-embedding parameters" leaves out).
 func (c *Config) Params() (total, embedding uint64) {
 	for _, t := range c.Plan() {
 		total += t.Elements()
-		if t.Name == "token_embd.weight" {
-			embedding = t.Elements()
+		if t.Name == "token_embd.weight" || t.Name == "output.weight" {
+			embedding += t.Elements()
 		}
 	}
 	return total, embedding
