@@ -67,7 +67,7 @@ func TestKnownLegacyBlocks(t *testing.T) {
 	})
 
 	// Q5_0: d = 2, qh = 0xf0f05a5a (bit i: fifth bit of value i).
-	const qh = 0xf0f05a5a
+	const qh uint32 = 0xf0f05a5a
 	q = append(le16(h2), binary.LittleEndian.AppendUint32(nil, qh)...)
 	for j := range 16 {
 		q = append(q, byte(j|(j^5)<<4))

@@ -61,15 +61,13 @@ func F32ToF16(f float32) uint16 {
 	return sign | uint16(roundShiftEven(uint32(e)<<23|man, 13))
 }
 
-// roundShiftEven is v >> shift rounded to nearest, ties to even (shift >= 1).
+// roundShiftEven is v >> shift rounded to nearest, ties to even (shift >= 1,
+// v < 2^31). Adding just under half, plus the bit that will become the
+// lowest, carries exactly when the dropped part exceeds half or is half of
+// an odd result; no data-dependent branch, which random data would
+// mispredict half the time.
 func roundShiftEven(v, shift uint32) uint32 {
-	q := v >> shift
-	rem := v & (1<<shift - 1)
-	half := uint32(1) << (shift - 1)
-	if rem > half || (rem == half && q&1 == 1) {
-		q++
-	}
-	return q
+	return (v + (1<<(shift-1) - 1) + (v>>shift)&1) >> shift
 }
 
 // BF16ToF32 widens bfloat16 bits (the top half of a float32).
