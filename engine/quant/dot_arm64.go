@@ -12,15 +12,23 @@ func dotQ4_0NEON(w, a *byte, nb int) float32
 //go:noescape
 func dotQ8_0NEON(w, a *byte, nb int) float32
 
+//go:noescape
+func dotQ4_KNEON(w, a *byte, nb int) float32
+
+//go:noescape
+func dotQ6_KNEON(w, a *byte, nb int) float32
+
 func init() {
-	blocks := func(k func(w, a *byte, nb int) float32) dotKernel {
+	blocks := func(k func(w, a *byte, nb int) float32, bs int) dotKernel {
 		return func(w, a []byte, n int) float32 {
 			if n == 0 {
 				return 0
 			}
-			return k(&w[0], &a[0], n/32)
+			return k(&w[0], &a[0], n/bs)
 		}
 	}
-	asmDot[gguf.Q4_0] = blocks(dotQ4_0NEON)
-	asmDot[gguf.Q8_0] = blocks(dotQ8_0NEON)
+	asmDot[gguf.Q4_0] = blocks(dotQ4_0NEON, 32)
+	asmDot[gguf.Q8_0] = blocks(dotQ8_0NEON, 32)
+	asmDot[gguf.Q4_K] = blocks(dotQ4_KNEON, 256)
+	asmDot[gguf.Q6_K] = blocks(dotQ6_KNEON, 256)
 }
