@@ -1,6 +1,9 @@
 package quant
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // Pure-Go kernels for the 32-value block types. Within a block the integer
 // dot is exact and the float part is llama.cpp's generic expression for the
@@ -22,7 +25,16 @@ import "encoding/binary"
 // one; bit j of qh is the fifth bit of value j.
 
 func f16at(b []byte, off int) float32 {
-	return F16ToF32(binary.LittleEndian.Uint16(b[off:]))
+	return f16Fast(binary.LittleEndian.Uint16(b[off:]))
+}
+
+// f16Fast is F16ToF32 with the common case (a normal number) small enough
+// to be inlined into the kernels' loops.
+func f16Fast(h uint16) float32 {
+	if e := h & 0x7c00; e != 0 && e != 0x7c00 {
+		return math.Float32frombits(uint32(h&0x8000)<<16 | (uint32(h&0x7fff)+112<<10)<<13)
+	}
+	return F16ToF32(h)
 }
 
 // lanes4 sums block terms in the order of the assembly: term b goes to

@@ -23,8 +23,6 @@ import (
 
 func q8Kd(y []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(y)) }
 
-func q8Kq(y []byte, i int) int32 { return int32(int8(y[4+i])) }
-
 func q8Kbsum(y []byte, j int) int32 { return int32(int16(binary.LittleEndian.Uint16(y[260+2*j:]))) }
 
 func dotQ2_K(w, a []byte, n int) float32 {
@@ -35,10 +33,14 @@ func dotQ2_K(w, a []byte, n int) float32 {
 		for j := 0; j < 16; j++ {
 			summs += q8Kbsum(y, j) * int32(x[j]>>4)
 		}
-		for i := 0; i < 256; i++ {
-			h, s, l := i/128, i%128/32, i%32
-			q := int32(x[16+32*h+l] >> (2 * s) & 3)
-			isum += int32(x[i/16]&15) * q * q8Kq(y, i)
+		for i := 0; i < 256; i += 16 {
+			h, s := i/128, uint(i%128/32)
+			qs, ys := x[16+32*h+i%32:][:16], y[4+i:][:16]
+			var sub int32
+			for l, q := range qs {
+				sub += int32(q>>(2*s)&3) * int32(int8(ys[l]))
+			}
+			isum += int32(x[i/16]&15) * sub
 		}
 		yd := q8Kd(y)
 		dall := float32(yd * f16at(x, 80))
@@ -65,13 +67,18 @@ func dotQ3_K(w, a []byte, n int) float32 {
 		x, y := w[110*b:110*b+110], a[q8KBytes*b:q8KBytes*b+q8KBytes]
 		sc := q3KScales(x[96:108])
 		var isum int32
-		for i := 0; i < 256; i++ {
-			h, s, l := i/128, i%128/32, i%32
-			q := int32(x[32+32*h+l]>>(2*s)) & 3
-			if x[l]>>(4*h+s)&1 == 0 {
-				q -= 4
+		for i := 0; i < 256; i += 16 {
+			h, s := i/128, uint(i%128/32)
+			qs, hm, ys := x[32+32*h+i%32:][:16], x[i%32:][:16], y[4+i:][:16]
+			var sub int32
+			for l, q := range qs {
+				v := int32(q>>(2*s)) & 3
+				if hm[l]>>(4*uint(h)+s)&1 == 0 {
+					v -= 4
+				}
+				sub += v * int32(int8(ys[l]))
 			}
-			isum += sc[i/16] * q * q8Kq(y, i)
+			isum += sc[i/16] * sub
 		}
 		d := float32(f16at(x, 108) * q8Kd(y))
 		sum += float32(d * float32(isum))
@@ -100,10 +107,11 @@ func dotQ4_K(w, a []byte, n int) float32 {
 		for j := 0; j < 8; j++ {
 			sc, m := q4KScaleMin(x[4:16], j)
 			summs += m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
-			qs := x[16+32*(j/2) : 16+32*(j/2)+32]
+			qs, ys := x[16+32*(j/2):][:32], y[4+32*j:][:32]
+			shift := uint(4 * (j % 2))
 			var s int32
-			for l := 0; l < 32; l++ {
-				s += int32(qs[l]>>(4*(j%2))&15) * q8Kq(y, 32*j+l)
+			for l, q := range qs {
+				s += int32(q>>shift&15) * int32(int8(ys[l]))
 			}
 			isum += sc * s
 		}
@@ -124,11 +132,12 @@ func dotQ5_K(w, a []byte, n int) float32 {
 		for j := 0; j < 8; j++ {
 			sc, m := q4KScaleMin(x[4:16], j)
 			summs += m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
-			qs := x[48+32*(j/2) : 48+32*(j/2)+32]
+			qs, qh, ys := x[48+32*(j/2):][:32], x[16:48], y[4+32*j:][:32]
+			shift := uint(4 * (j % 2))
 			var s int32
-			for l := 0; l < 32; l++ {
-				q := int32(qs[l]>>(4*(j%2))&15) | int32(x[16+l]>>j&1)<<4
-				s += q * q8Kq(y, 32*j+l)
+			for l, q := range qs {
+				v := int32(q>>shift&15) | int32(qh[l]>>j&1)<<4
+				s += v * int32(int8(ys[l]))
 			}
 			isum += sc * s
 		}
@@ -146,12 +155,16 @@ func dotQ6_K(w, a []byte, n int) float32 {
 	for b := 0; b < n/256; b++ {
 		x, y := w[210*b:210*b+210], a[q8KBytes*b:q8KBytes*b+q8KBytes]
 		var isum int32
-		for i := 0; i < 256; i++ {
-			h, c, l := i/128, i%128/32, i%32
-			ql := x[64*h+32*(c%2)+l] >> (4 * (c / 2)) & 15
-			qh := x[128+32*h+l] >> (2 * c) & 3
-			q := int32(ql|qh<<4) - 32
-			isum += int32(int8(x[192+i/16])) * q * q8Kq(y, i)
+		for i := 0; i < 256; i += 16 {
+			h, c := i/128, i%128/32
+			ql, qh, ys := x[64*h+32*(c%2)+i%32:][:16], x[128+32*h+i%32:][:16], y[4+i:][:16]
+			lshift, hshift := uint(4*(c/2)), uint(2*c)
+			var sub int32
+			for l, q := range ql {
+				v := int32(q>>lshift&15|(qh[l]>>hshift&3)<<4) - 32
+				sub += v * int32(int8(ys[l]))
+			}
+			isum += int32(int8(x[192+i/16])) * sub
 		}
 		d := float32(f16at(x, 208) * q8Kd(y))
 		sum += float32(d * float32(isum))
