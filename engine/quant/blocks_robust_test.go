@@ -144,3 +144,25 @@ func FuzzQuantize(f *testing.F) {
 		}
 	})
 }
+
+// TestParallelEncodeSameBytes: a large input, which Quantize splits across
+// goroutines, encodes to the same bytes as the same data fed block by block.
+func TestParallelEncodeSameBytes(t *testing.T) {
+	x := awkwardFloats(21, 256*300)
+	for typ := range slowEncoders {
+		whole := make([]byte, typ.RowBytes(len(x)))
+		if err := Quantize(typ, x, whole); err != nil {
+			t.Fatal(err)
+		}
+		ts := typ.TypeSize()
+		for b := 0; b < len(x)/256; b++ {
+			one := make([]byte, ts)
+			if err := Quantize(typ, x[256*b:256*b+256], one); err != nil {
+				t.Fatal(err)
+			}
+			if string(one) != string(whole[ts*b:ts*b+ts]) {
+				t.Fatalf("%s: block %d differs between whole-input and single-block encoding", typ, b)
+			}
+		}
+	}
+}

@@ -13,8 +13,10 @@
 // does not, and a single fused rounding can move a value across a rounding
 // boundary.
 //
-// Both directions work block by block with no allocation, so callers
-// parallelise by giving goroutines disjoint runs of whole blocks.
+// Both directions work block by block with no allocation. Quantize spreads
+// large inputs of the slow k-quant types over GOMAXPROCS goroutines itself
+// (parallel.go); everything else runs on the calling goroutine, and callers
+// may parallelise by giving goroutines disjoint runs of whole blocks.
 package quant
 
 import (
@@ -74,7 +76,9 @@ func Dequantize(t gguf.TensorType, src []byte, dst []float32) error {
 }
 
 // Quantize encodes src (a multiple of t.BlockSize() elements) as type t into
-// dst, which must be exactly t.RowBytes(len(src)) bytes.
+// dst, which must be exactly t.RowBytes(len(src)) bytes. The bytes are those
+// ggml's reference encoders produce (ggml_quantize_chunk without an
+// importance matrix).
 func Quantize(t gguf.TensorType, src []float32, dst []byte) error {
 	if !CanQuantize(t) {
 		return fmt.Errorf("quant: cannot quantize to tensor type %s", t)
@@ -82,7 +86,7 @@ func Quantize(t gguf.TensorType, src []float32, dst []byte) error {
 	if err := checkLengths(t, len(src), len(dst)); err != nil {
 		return fmt.Errorf("quant: quantize %s: %w", t, err)
 	}
-	codecs[t].encode(src, dst)
+	encodeBlocks(t, codecs[t].encode, src, dst)
 	return nil
 }
 
