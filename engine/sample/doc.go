@@ -11,8 +11,14 @@
 // survived the filters. A temperature <= 0 (or top-k = 1) means greedy: the
 // highest penalized logit wins, ties going to the lowest token id.
 //
-// Draws come from the Sampler's own PCG generator seeded by Options.Seed, so a
-// seed reproduces a run on every platform Go targets, wasm included.
+// Draws come from the Sampler's own PCG generator seeded by Options.Seed, and
+// the exponentials and the one logarithm are the package's own portable code
+// with FMA fusion ruled out (math.Exp and math.Log are assembly on some
+// platforms only), so a seed reproduces a run bit for bit on every platform
+// Go targets, wasm included.
+//
+// Backends that read back only the top candidates of a step instead of all
+// logits use SampleCandidates; CandidatesNeeded says how many make it exact.
 //
 // Logits are never modified: the sampler works on its own buffers. NaN logits
 // count as -Inf (never chosen); +Inf logits, when present, share all the

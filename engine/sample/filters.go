@@ -13,7 +13,7 @@ func weight(v, hi float32, invT float64) float64 {
 		}
 		return 0
 	}
-	return math.Exp((float64(v) - float64(hi)) * invT)
+	return expNonPos((float64(v) - float64(hi)) * invT)
 }
 
 // sumWeights returns the softmax denominator (relative to hi) at T = 1
@@ -85,7 +85,7 @@ func nucleusFloor(vals []float32, hi float32, p float32) (floor float32, z float
 			continue
 		}
 		d := top - float64(v)
-		w := math.Exp(-d)
+		w := expNonPos(-d)
 		z += w
 		mass[min(int(d*bucketsPerNat), nucleusBuckets-1)] += w
 	}
@@ -103,7 +103,7 @@ func nucleusFloor(vals []float32, hi float32, p float32) (floor float32, z float
 // minPThreshold is the lowest logit min-p keeps: p_i >= minP*p_max is
 // logit_i >= hi + ln(minP), computed in float32 as llama.cpp does.
 func minPThreshold(hi float32, minP float32) float32 {
-	return hi + float32(math.Log(float64(minP)))
+	return hi + float32(lnUnit(float64(minP)))
 }
 
 // minPCut returns how many of the sorted candidates c min-p keeps.

@@ -59,12 +59,14 @@ func (p *penalties) count(id int32) int32 {
 // penalize applies llama.cpp's rule to one logit of a token seen count > 0
 // times: the repeat penalty pushes the logit towards less likely whatever
 // its sign (dividing a negative logit would raise it), then frequency and
-// presence penalties subtract. float32 throughout, like llama.cpp.
+// presence penalties subtract. float32 throughout, like llama.cpp; the
+// explicit conversion keeps count*frequency + presence from being fused
+// into an FMA on some platforms and not others.
 func (o *Options) penalize(logit float32, count int32) float32 {
 	if logit <= 0 {
 		logit *= o.RepeatPenalty
 	} else {
 		logit /= o.RepeatPenalty
 	}
-	return logit - (float32(count)*o.FrequencyPenalty + o.PresencePenalty)
+	return logit - (float32(float32(count)*o.FrequencyPenalty) + o.PresencePenalty)
 }
