@@ -33,7 +33,8 @@ func clampInt(v, lo, hi int32) int32 { return max(lo, min(hi, v)) }
 // the given weights (make_qkx2_quants): first the plain min/max grid, then
 // nstep+1 alternative grids of nmax+rmin+rdelta*is steps, each refined by a
 // weighted least-squares solve. useMad scores with |error| instead of
-// error^2. It returns the scale and -min; laux is scratch of len(x).
+// error^2. It returns the scale and -min; laux is scratch of len(x), and
+// len(x) is at most 32.
 func makeQKX2Quants(nmax int32, x, weights []float32, L, laux []uint8,
 	rmin, rdelta float32, nstep int, useMad bool) (scale, negMin float32) {
 	n := len(x)
@@ -59,11 +60,18 @@ func makeQKX2Quants(nmax int32, x, weights []float32, L, laux []uint8,
 		return 0, -mn
 	}
 	fmax := float32(nmax)
+	// x - min is the same float in every trial (until min moves), so it is
+	// computed once per min rather than once per trial.
+	var xmBuf [32]float32
+	xm := xmBuf[:n]
+	for i, v := range x {
+		xm[i] = v - mn
+	}
 	iscale := fmax / (mx - mn)
 	scale = 1 / iscale
 	var bestErr float32
 	for i, v := range x {
-		l := clampInt(nearestInt(float32(iscale*(v-mn))), 0, nmax)
+		l := clampInt(nearestInt(float32(iscale*xm[i])), 0, nmax)
 		L[i] = uint8(l)
 		diff := float32(scale*float32(l)) + mn - v
 		if useMad {
@@ -80,12 +88,13 @@ func makeQKX2Quants(nmax int32, x, weights []float32, L, laux []uint8,
 		iscale = (rmin + float32(rdelta*float32(is)) + fmax) / (mx - mn)
 		var sumL, sumL2, sumXL float32
 		for i, v := range x {
-			l := clampInt(nearestInt(float32(iscale*(v-mn))), 0, nmax)
+			l := clampInt(nearestInt(float32(iscale*xm[i])), 0, nmax)
 			laux[i] = uint8(l)
-			w, fl := weights[i], float32(l)
-			sumL += float32(w * fl)
-			sumL2 += float32(w * fl * fl)
-			sumXL += float32(w * fl * v)
+			fl := float32(l)
+			wl := float32(weights[i] * fl) // C's w*l*l and w*l*x round w*l first too
+			sumL += wl
+			sumL2 += float32(wl * fl)
+			sumXL += float32(wl * v)
 		}
 		D := float32(sumW*sumL2) - float32(sumL*sumL)
 		if !(D > 0) {
@@ -110,6 +119,9 @@ func makeQKX2Quants(nmax int32, x, weights []float32, L, laux []uint8,
 		if curErr < bestErr {
 			copy(L, laux)
 			bestErr, scale, mn = curErr, thisScale, thisMin
+			for i, v := range x {
+				xm[i] = v - mn
+			}
 		}
 	}
 	return scale, -mn
@@ -119,6 +131,7 @@ func makeQKX2Quants(nmax int32, x, weights []float32, L, laux []uint8,
 // each value by x^2 (make_qx_quants with rmse_type 1 and no importance
 // weights, the only form the reference encoders use): the grid through the
 // largest-magnitude value, then 18 nearby grids, keeping the best fit.
+// len(x) is at most 32.
 func makeQXQuantsRMSE(nmax int32, x []float32, L []int8) float32 {
 	L = L[:len(x)]
 	var amax, mx float32
@@ -132,14 +145,21 @@ func makeQXQuantsRMSE(nmax int32, x []float32, L []int8) float32 {
 		return 0
 	}
 	fmax := float32(nmax)
+	// The weights x^2 and products x^2*x are the same in every trial.
+	var wBuf, wxBuf [32]float32
+	w, wx := wBuf[:len(x)], wxBuf[:len(x)]
+	for i, v := range x {
+		w[i] = v * v
+		wx[i] = w[i] * v
+	}
 	iscale := -fmax / mx
 	var sumLX, sumL2 float32
 	for i, v := range x {
 		l := clampInt(nearestInt(float32(iscale*v)), -nmax, nmax-1)
 		L[i] = int8(l + nmax)
-		w, fl := v*v, float32(l)
-		sumLX += float32(w * v * fl)
-		sumL2 += float32(w * fl * fl)
+		fl := float32(l)
+		sumLX += float32(wx[i] * fl)
+		sumL2 += float32(float32(w[i]*fl) * fl)
 	}
 	var scale float32
 	if sumL2 != 0 {
@@ -152,11 +172,10 @@ func makeQXQuantsRMSE(nmax int32, x []float32, L []int8) float32 {
 		}
 		iscale = -(fmax + float32(0.1*float32(is))) / mx
 		sumLX, sumL2 = 0, 0
-		for _, v := range x {
-			l := clampInt(nearestInt(float32(iscale*v)), -nmax, nmax-1)
-			w, fl := v*v, float32(l)
-			sumLX += float32(w * v * fl)
-			sumL2 += float32(w * fl * fl)
+		for i, v := range x {
+			fl := float32(clampInt(nearestInt(float32(iscale*v)), -nmax, nmax-1))
+			sumLX += float32(wx[i] * fl)
+			sumL2 += float32(float32(w[i]*fl) * fl)
 		}
 		if sumL2 > 0 && sumLX*sumLX > best*sumL2 {
 			for i, v := range x {
