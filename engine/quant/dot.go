@@ -36,6 +36,18 @@ var goDot = [maxType]dotKernel{
 // architecture's init); nil entries fall back to goDot.
 var asmDot [maxType]dotKernel
 
+// rowsKernel is an assembly kernel that computes nrows consecutive rows
+// in one call, so constants are set up once per matrix rather than once per
+// row (bs is the values per block its nb counts).
+type rowsKernel struct {
+	k  func(w, a *byte, nb, nrows int, out *float32)
+	bs int
+}
+
+// asmRows holds the multi-row assembly kernels (amd64); VecDotRows prefers
+// them to calling asmDot row by row.
+var asmRows [maxType]rowsKernel
+
 // useAsm switches the assembly kernels off when false, so tests can run
 // the pure-Go path on a machine that has the assembly.
 var useAsm = true
@@ -73,6 +85,14 @@ func VecDotRows(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, ou
 	k := checkDot(w, rows, nrows, act, n)
 	if len(out) < nrows {
 		panic(fmt.Sprintf("quant: VecDotRows(%s): out holds %d values, want %d", w, len(out), nrows))
+	}
+	if r := asmRows[w]; useAsm && r.k != nil && nrows > 0 {
+		if n == 0 {
+			clear(out[:nrows])
+			return
+		}
+		r.k(&rows[0], &act[0], n/r.bs, nrows, &out[0])
+		return
 	}
 	rb := w.RowBytes(n)
 	for i := range out[:nrows] {

@@ -2,48 +2,50 @@ package quant
 
 import "github.com/emberllm/ember/engine/gguf"
 
-// AVX2 kernels (dot_amd64.s). Each one returns exactly what its pure-Go
-// twin returns: the integer part of every block is exact in any order, and
-// the float part is done in scalar SSE in the Go code's order.
+// AVX2 kernels (dot_amd64.s). Each computes nrows consecutive rows (nb
+// blocks each, or nb values for the float types) into out, and returns
+// exactly what its pure-Go twin returns row by row: the integer part of
+// every block is exact in any order, and the float part follows the Go
+// code's order.
 
 //go:noescape
-func dotQ4_0AVX2(w, a *byte, nb int) float32
+func dotQ4_0AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ4_1AVX2(w, a *byte, nb int) float32
+func dotQ4_1AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ5_0AVX2(w, a *byte, nb int) float32
+func dotQ5_0AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ5_1AVX2(w, a *byte, nb int) float32
+func dotQ5_1AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ8_0AVX2(w, a *byte, nb int) float32
+func dotQ8_0AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ2_KAVX2(w, a *byte, nb int) float32
+func dotQ2_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ3_KAVX2(w, a *byte, nb int) float32
+func dotQ3_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ4_KAVX2(w, a *byte, nb int) float32
+func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ5_KAVX2(w, a *byte, nb int) float32
+func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotQ6_KAVX2(w, a *byte, nb int) float32
+func dotQ6_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotF32AVX2(w, a *byte, n int) float32
+func dotF32AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotF16AVX2(w, a *byte, n int) float32
+func dotF16AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotBF16AVX2(w, a *byte, n int) float32
+func dotBF16AVX2(w, a *byte, nb, nrows int, out *float32)
 
 func dotCPUID(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
@@ -96,25 +98,28 @@ func init() {
 	if !hasAVX2() {
 		return
 	}
-	blocks := func(k func(w, a *byte, nb int) float32, bs int) dotKernel {
-		return func(w, a []byte, n int) float32 {
+	reg := func(t gguf.TensorType, k func(w, a *byte, nb, nrows int, out *float32), bs int) {
+		asmRows[t] = rowsKernel{k, bs}
+		asmDot[t] = func(w, a []byte, n int) float32 {
 			if n == 0 {
 				return 0
 			}
-			return k(&w[0], &a[0], n/bs)
+			var out float32
+			k(&w[0], &a[0], n/bs, 1, &out)
+			return out
 		}
 	}
-	asmDot[gguf.Q4_0] = blocks(dotQ4_0AVX2, 32)
-	asmDot[gguf.Q4_1] = blocks(dotQ4_1AVX2, 32)
-	asmDot[gguf.Q5_0] = blocks(dotQ5_0AVX2, 32)
-	asmDot[gguf.Q5_1] = blocks(dotQ5_1AVX2, 32)
-	asmDot[gguf.Q8_0] = blocks(dotQ8_0AVX2, 32)
-	asmDot[gguf.Q2_K] = blocks(dotQ2_KAVX2, 256)
-	asmDot[gguf.Q3_K] = blocks(dotQ3_KAVX2, 256)
-	asmDot[gguf.Q4_K] = blocks(dotQ4_KAVX2, 256)
-	asmDot[gguf.Q5_K] = blocks(dotQ5_KAVX2, 256)
-	asmDot[gguf.Q6_K] = blocks(dotQ6_KAVX2, 256)
-	asmDot[gguf.F32] = blocks(dotF32AVX2, 1)
-	asmDot[gguf.F16] = blocks(dotF16AVX2, 1)
-	asmDot[gguf.BF16] = blocks(dotBF16AVX2, 1)
+	reg(gguf.Q4_0, dotQ4_0AVX2, 32)
+	reg(gguf.Q4_1, dotQ4_1AVX2, 32)
+	reg(gguf.Q5_0, dotQ5_0AVX2, 32)
+	reg(gguf.Q5_1, dotQ5_1AVX2, 32)
+	reg(gguf.Q8_0, dotQ8_0AVX2, 32)
+	reg(gguf.Q2_K, dotQ2_KAVX2, 256)
+	reg(gguf.Q3_K, dotQ3_KAVX2, 256)
+	reg(gguf.Q4_K, dotQ4_KAVX2, 256)
+	reg(gguf.Q5_K, dotQ5_KAVX2, 256)
+	reg(gguf.Q6_K, dotQ6_KAVX2, 256)
+	reg(gguf.F32, dotF32AVX2, 1)
+	reg(gguf.F16, dotF16AVX2, 1)
+	reg(gguf.BF16, dotBF16AVX2, 1)
 }

@@ -39,6 +39,22 @@ GLOBL dotBits<>(SB), RODATA|NOPTR, $32
 
 // HSUMD leaves the sum of the eight int32 of Y (whose low half is X) in
 // lane 0 of X; T is scratch.
+// ROWSTART begins a row: activation pointer, block count, zero sum.
+#define ROWSTART \
+	MOVQ a+8(FP), DI; \
+	MOVQ nb+16(FP), CX; \
+	VXORPS X0, X0, X0
+
+// ROWEND stores the row's sum and moves on to the next row.
+#define ROWEND \
+	VMOVSS X0, (R13); \
+	ADDQ $4, R13; \
+	DECQ R12; \
+	JNZ rows; \
+end: \
+	VZEROUPPER; \
+	RET
+
 #define HSUMD(Y, X, T) \
 	VEXTRACTI128 $1, Y, T; \
 	VPADDD T, X, X; \
@@ -61,21 +77,27 @@ GLOBL dotBits<>(SB), RODATA|NOPTR, $32
 	VPOR dotBits<>(SB), Y5, Y5; \
 	VPCMPEQB Y11, Y5, Y5
 
+// Every kernel computes nrows consecutive rows: SI walks the weights
+// (a row's block loop leaves it at the next row), DI restarts at the
+// activation for each row, R12 counts rows left and R13 points at out.
 #define PROLOGUE \
 	MOVQ w+0(FP), SI; \
-	MOVQ a+8(FP), DI; \
-	MOVQ nb+16(FP), CX; \
-	VXORPS X0, X0, X0; \
+	MOVQ nrows+24(FP), R12; \
+	MOVQ out+32(FP), R13; \
 	VPCMPEQW Y15, Y15, Y15; \
 	VPSRLW $15, Y15, Y15; \
 	VPBROADCASTD dotK<>+0(SB), Y14; \
 	VMOVDQU dotShift4<>(SB), Y12; \
 	VPCMPEQB Y11, Y11, Y11
 
-// func dotQ4_0AVX2(w, a *byte, nb int) float32
-TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-28
+// func dotQ4_0AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
 	VPBROADCASTD dotK<>+4(SB), Y13
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	VXORPS X9, X9, X9
 	MOVQ CX, DX
 	SHRQ $2, DX
@@ -175,13 +197,15 @@ loop:
 	DECQ CX
 	JNZ loop
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
-// func dotQ8_0AVX2(w, a *byte, nb int) float32
-TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-28
+// func dotQ8_0AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	VXORPS X9, X9, X9
 	MOVQ CX, DX
 	SHRQ $2, DX
@@ -276,14 +300,16 @@ loop:
 	DECQ CX
 	JNZ loop
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
-// func dotQ5_0AVX2(w, a *byte, nb int) float32
-TEXT ·dotQ5_0AVX2(SB), NOSPLIT, $0-28
+// func dotQ5_0AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ5_0AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
 	VPBROADCASTD dotK<>+8(SB), Y10
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	VXORPS X9, X9, X9
 	MOVQ CX, DX
 	SHRQ $2, DX
@@ -393,13 +419,15 @@ loop:
 	DECQ CX
 	JNZ loop
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
-// func dotQ4_1AVX2(w, a *byte, nb int) float32
-TEXT ·dotQ4_1AVX2(SB), NOSPLIT, $0-28
+// func dotQ4_1AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ4_1AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	VXORPS X9, X9, X9
 	MOVQ CX, DX
 	SHRQ $2, DX
@@ -505,14 +533,16 @@ loop:
 	DECQ CX
 	JNZ loop
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
-// func dotQ5_1AVX2(w, a *byte, nb int) float32
-TEXT ·dotQ5_1AVX2(SB), NOSPLIT, $0-28
+// func dotQ5_1AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ5_1AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
 	VPBROADCASTD dotK<>+12(SB), Y10
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	VXORPS X9, X9, X9
 	MOVQ CX, DX
 	SHRQ $2, DX
@@ -633,9 +663,7 @@ loop:
 	DECQ CX
 	JNZ loop
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
 // Shared by the K-quant kernels: Y8 accumulates scaled int32 partial sums
 // of one super block, Y14 holds 0x0f bytes.
@@ -666,9 +694,8 @@ done:
 
 #define KPROLOGUE \
 	MOVQ w+0(FP), SI; \
-	MOVQ a+8(FP), DI; \
-	MOVQ nb+16(FP), CX; \
-	VXORPS X0, X0, X0; \
+	MOVQ nrows+24(FP), R12; \
+	MOVQ out+32(FP), R13; \
 	VPBROADCASTD dotK<>+0(SB), Y14
 
 #define KEPILOGUE(wsz) \
@@ -677,13 +704,15 @@ done:
 	DECQ CX; \
 	JNZ loop; \
 done: \
-	VZEROUPPER; \
-	MOVSS X0, ret+24(FP); \
-	RET
+	ROWEND
 
-// func dotQ4_KAVX2(w, a *byte, nb int) float32
-TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-28
+// func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -705,11 +734,11 @@ loop:
 	MOVL DX, R11
 	SHRL $4, R11
 	ANDL $0x0f0f0f0f, R11
-	MOVL BX, R12
-	SHRL $6, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL R12, R11
+	MOVL BX, AX
+	SHRL $6, AX
+	ANDL $0x03030303, AX
+	SHLL $4, AX
+	ORL AX, R11
 	SHLQ $32, R9
 	ORQ R9, R8
 	SHLQ $32, R11
@@ -766,11 +795,15 @@ loop:
 	VSUBSS X9, X0, X0
 	KEPILOGUE(144)
 
-// func dotQ5_KAVX2(w, a *byte, nb int) float32
-TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-28
+// func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
 	VPBROADCASTD dotK<>+24(SB), Y13
 	VPBROADCASTD dotK<>+28(SB), Y12
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -792,11 +825,11 @@ loop:
 	MOVL DX, R11
 	SHRL $4, R11
 	ANDL $0x0f0f0f0f, R11
-	MOVL BX, R12
-	SHRL $6, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL R12, R11
+	MOVL BX, AX
+	SHRL $6, AX
+	ANDL $0x03030303, AX
+	SHLL $4, AX
+	ORL AX, R11
 	SHLQ $32, R9
 	ORQ R9, R8
 	SHLQ $32, R11
@@ -881,10 +914,14 @@ loop:
 	VSUBSS X9, X0, X0
 	KEPILOGUE(176)
 
-// func dotQ6_KAVX2(w, a *byte, nb int) float32
-TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-28
+// func dotQ6_KAVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
 	VPBROADCASTD dotK<>+16(SB), Y13
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -951,12 +988,16 @@ loop:
 	VADDSS X8, X0, X0
 	KEPILOGUE(210)
 
-// func dotQ3_KAVX2(w, a *byte, nb int) float32
-TEXT ·dotQ3_KAVX2(SB), NOSPLIT, $0-28
+// func dotQ3_KAVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ3_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
 	VPBROADCASTD dotK<>+20(SB), Y12
 	VPBROADCASTD dotK<>+24(SB), Y13
 	VPBROADCASTD dotK<>+32(SB), Y11
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -966,33 +1007,33 @@ loop:
 	MOVL 104(SI), DX
 	MOVL AX, R8
 	ANDL $0x0f0f0f0f, R8
-	MOVL DX, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL R12, R8
+	MOVL DX, R11
+	ANDL $0x03030303, R11
+	SHLL $4, R11
+	ORL R11, R8
 	MOVL BX, R9
 	ANDL $0x0f0f0f0f, R9
-	MOVL DX, R12
-	SHRL $2, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL R12, R9
+	MOVL DX, R11
+	SHRL $2, R11
+	ANDL $0x03030303, R11
+	SHLL $4, R11
+	ORL R11, R9
 	MOVL AX, R10
 	SHRL $4, R10
 	ANDL $0x0f0f0f0f, R10
-	MOVL DX, R12
-	SHRL $4, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL R12, R10
+	MOVL DX, R11
+	SHRL $4, R11
+	ANDL $0x03030303, R11
+	SHLL $4, R11
+	ORL R11, R10
 	MOVL BX, R11
 	SHRL $4, R11
 	ANDL $0x0f0f0f0f, R11
-	MOVL DX, R12
-	SHRL $6, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL R12, R11
+	MOVL DX, AX
+	SHRL $6, AX
+	ANDL $0x03030303, AX
+	SHLL $4, AX
+	ORL AX, R11
 	SHLQ $32, R9
 	ORQ R9, R8
 	SHLQ $32, R11
@@ -1072,10 +1113,14 @@ loop:
 	VADDSS X8, X0, X0
 	KEPILOGUE(110)
 
-// func dotQ2_KAVX2(w, a *byte, nb int) float32
-TEXT ·dotQ2_KAVX2(SB), NOSPLIT, $0-28
+// func dotQ2_KAVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotQ2_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
 	VPBROADCASTD dotK<>+20(SB), Y12
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -1130,11 +1175,16 @@ loop:
 	VADDSS X8, X0, X0
 	KEPILOGUE(84)
 
-// func dotF32AVX2(w, a *byte, n int) float32
-TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
+// func dotF32AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotF32AVX2(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), SI
+	MOVQ nrows+24(FP), R12
+	MOVQ out+32(FP), R13
+	TESTQ R12, R12
+	JZ end
+rows:
 	MOVQ a+8(FP), DI
-	MOVQ n+16(FP), CX
+	MOVQ nb+16(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1181,15 +1231,18 @@ tail:
 	DECQ CX
 	JNZ tail
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
-// func dotF16AVX2(w, a *byte, n int) float32
-TEXT ·dotF16AVX2(SB), NOSPLIT, $0-28
+// func dotF16AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotF16AVX2(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), SI
+	MOVQ nrows+24(FP), R12
+	MOVQ out+32(FP), R13
+	TESTQ R12, R12
+	JZ end
+rows:
 	MOVQ a+8(FP), DI
-	MOVQ n+16(FP), CX
+	MOVQ nb+16(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1238,15 +1291,18 @@ tail:
 	DECQ CX
 	JNZ tail
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
-// func dotBF16AVX2(w, a *byte, n int) float32
-TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
+// func dotBF16AVX2(w, a *byte, nb, nrows int, out *float32)
+TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), SI
+	MOVQ nrows+24(FP), R12
+	MOVQ out+32(FP), R13
+	TESTQ R12, R12
+	JZ end
+rows:
 	MOVQ a+8(FP), DI
-	MOVQ n+16(FP), CX
+	MOVQ nb+16(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1299,9 +1355,7 @@ tail:
 	DECQ CX
 	JNZ tail
 done:
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
+	ROWEND
 
 // func dotCPUID(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·dotCPUID(SB), NOSPLIT, $0-24
