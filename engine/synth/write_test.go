@@ -83,7 +83,11 @@ func TestTinyRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	for _, c0 := range tinyShapes(t) {
 		var ref *gguf.Reader
-		for _, typ := range []string{"F32", "Q8_0", "Q4_K_M"} {
+		types := []string{"F32", "Q8_0"}
+		if c0.Name == "tiny-qwen3moe" || c0.Name == "tiny-glm" {
+			types = append(types, "Q4_K_M") // k-quant encoding is the slow part
+		}
+		for _, typ := range types {
 			path := filepath.Join(dir, c0.Name+"-"+typ+".gguf")
 			c := writeTiny(t, c0, typ, 3, 2, path)
 			r, err := gguf.Open(path)
