@@ -166,3 +166,28 @@ func TestParallelEncodeSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestOverflowingScaleSameEverywhere: a block of subnormal values has a
+// scale whose reciprocal overflows to infinity, so the level computation
+// converts infinities and NaNs to integers. ggml's casts do that the x86 way
+// (every such value becomes level 0 after the int8 narrowing); Quantize must
+// give those bytes on every platform (the ggml oracle test checks the x86
+// answer, this pins it where that test cannot run).
+func TestOverflowingScaleSameEverywhere(t *testing.T) {
+	x := make([]float32, 32)
+	for i := range x {
+		x[i] = float32(i%5-2) * 1e-40
+	}
+	for _, typ := range []gguf.TensorType{gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.Q8_0, gguf.Q8_1} {
+		q := make([]byte, typ.TypeSize())
+		if err := Quantize(typ, x, q); err != nil {
+			t.Fatal(err)
+		}
+		hdr := map[gguf.TensorType]int{gguf.Q4_0: 2, gguf.Q4_1: 4, gguf.Q5_0: 2, gguf.Q5_1: 4, gguf.Q8_0: 2, gguf.Q8_1: 4}[typ]
+		for i, b := range q[hdr:] { // qh (if any) and qs
+			if b != 0 {
+				t.Fatalf("%s: byte %d of the levels is %#02x, want 0 (x86 conversion semantics): % x", typ, hdr+i, b, q)
+			}
+		}
+	}
+}

@@ -78,8 +78,8 @@ func encodeQ4_0(src []float32, dst []byte) {
 		id := recip(d)
 		putHalf(y, 0, d)
 		for j := 0; j < 16; j++ {
-			lo := min(15, int8(int32(float32(x[j]*id)+8.5)))
-			hi := min(15, int8(int32(float32(x[16+j]*id)+8.5)))
+			lo := min(15, int8(truncToInt32(float64(float32(x[j]*id)+8.5))))
+			hi := min(15, int8(truncToInt32(float64(float32(x[16+j]*id)+8.5))))
 			y[2+j] = uint8(lo) | uint8(hi)<<4
 		}
 	}
@@ -105,8 +105,8 @@ func encodeQ4_1(src []float32, dst []byte) {
 		putHalf(y, 0, d)
 		putHalf(y, 2, lo)
 		for j := 0; j < 16; j++ {
-			q0 := min(15, int8(int32(float32((x[j]-lo)*id)+0.5)))
-			q1 := min(15, int8(int32(float32((x[16+j]-lo)*id)+0.5)))
+			q0 := min(15, int8(truncToInt32(float64(float32((x[j]-lo)*id)+0.5))))
+			q1 := min(15, int8(truncToInt32(float64(float32((x[16+j]-lo)*id)+0.5))))
 			y[4+j] = uint8(q0) | uint8(q1)<<4
 		}
 	}
@@ -132,8 +132,8 @@ func encodeQ5_0(src []float32, dst []byte) {
 		putHalf(y, 0, d)
 		var qh uint32
 		for j := 0; j < 16; j++ {
-			q0 := uint8(min(31, int8(int32(float32(x[j]*id)+16.5))))
-			q1 := uint8(min(31, int8(int32(float32(x[16+j]*id)+16.5))))
+			q0 := uint8(min(31, int8(truncToInt32(float64(float32(x[j]*id)+16.5)))))
+			q1 := uint8(min(31, int8(truncToInt32(float64(float32(x[16+j]*id)+16.5)))))
 			y[6+j] = q0&15 | (q1&15)<<4
 			qh |= uint32(q0&0x10)>>4<<j | uint32(q1&0x10)>>4<<(j+16)
 		}
@@ -165,8 +165,8 @@ func encodeQ5_1(src []float32, dst []byte) {
 		putHalf(y, 2, lo)
 		var qh uint32
 		for j := 0; j < 16; j++ {
-			q0 := uint8(int32(float32((x[j]-lo)*id) + 0.5))
-			q1 := uint8(int32(float32((x[16+j]-lo)*id) + 0.5))
+			q0 := uint8(truncToInt32(float64(float32((x[j]-lo)*id) + 0.5)))
+			q1 := uint8(truncToInt32(float64(float32((x[16+j]-lo)*id) + 0.5)))
 			y[8+j] = q0&15 | (q1&15)<<4
 			qh |= uint32(q0&0x10)>>4<<j | uint32(q1&0x10)>>4<<(j+16)
 		}
@@ -200,7 +200,21 @@ func q8Amax(x []float32) float32 {
 }
 
 // roundAway is C's roundf narrowed to int8 the way the cast does.
-func roundAway(v float32) int8 { return int8(int32(math.Round(float64(v)))) }
+func roundAway(v float32) int8 { return int8(truncToInt32(math.Round(float64(v)))) }
+
+// truncToInt32 converts as x86's cvttss2si/cvttsd2si do, which is what
+// ggml's float-to-integer casts compile to there: truncation toward zero,
+// and for NaN or anything outside the int32 range the "integer indefinite"
+// value MinInt32. Go leaves out-of-range conversions to the platform (arm64
+// saturates), so without this the bytes of degenerate blocks (subnormal
+// values, whose scale's reciprocal overflows to infinity) would depend on
+// the machine.
+func truncToInt32(f float64) int32 {
+	if f >= -(1<<31) && f < 1<<31 {
+		return int32(f)
+	}
+	return math.MinInt32
+}
 
 func encodeQ8_0(src []float32, dst []byte) {
 	for b := 0; b < len(src)/32; b++ {
