@@ -77,7 +77,8 @@ func (r *Reader) span(t *TensorInfo) (start, end uint64, err error) {
 }
 
 // TensorData returns the bytes of t: a slice of the mapping when mapped
-// (read-only: writing to it faults), otherwise a fresh copy.
+// (read-only: writing to it faults; valid only until Close), otherwise a
+// fresh copy.
 func (r *Reader) TensorData(t *TensorInfo) ([]byte, error) {
 	start, end, err := r.span(t)
 	if err != nil {
