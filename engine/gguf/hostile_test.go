@@ -181,7 +181,13 @@ var hostileFiles = []hostile{
 		r.bytes([]byte("only a few bytes")...)
 		return at
 	}, "string length 209715200 runs past the end of the file (16 bytes left)", "truncated inside a 209715200-byte string"},
-	{"absurd array length", func(r *rawFile) int64 { oneKV(r, "k", TypeArray); at := r.pos(); r.typ(TypeUint8); r.u64(1 << 40); return at },
+	{"absurd array length", func(r *rawFile) int64 {
+		oneKV(r, "k", TypeArray)
+		at := r.pos()
+		r.typ(TypeUint8)
+		r.u64(1 << 40)
+		return at
+	},
 		"array length 1099511627776 exceeds the limit", ""},
 	{"u64 array past the end", func(r *rawFile) int64 {
 		oneKV(r, "k", TypeArray)
@@ -209,7 +215,14 @@ var hostileFiles = []hostile{
 		r.u64(0)
 		return at
 	}, "array element count 134217728 cannot fit", "truncated"},
-	{"unknown value type", func(r *rawFile) int64 { r.start(3, 0, 1); r.str("k"); at := r.pos(); r.u32(13); r.u64(0); return at },
+	{"unknown value type", func(r *rawFile) int64 {
+		r.start(3, 0, 1)
+		r.str("k")
+		at := r.pos()
+		r.u32(13)
+		r.u64(0)
+		return at
+	},
 		`unknown metadata value type 13 (metadata key "k")`, ""},
 	{"unknown array element type", func(r *rawFile) int64 { oneKV(r, "k", TypeArray); at := r.pos(); r.u32(0xffff); r.u64(0); return at },
 		"unknown array element type 65535", ""},
