@@ -292,6 +292,13 @@ func (t *Tokenizer) loadSpecialIDs(md *gguf.Metadata) {
 	find(&fimRep, fimRepTexts)
 	find(&fimSep, fimSepTexts)
 
+	// Control tokens named "unused" are marked so (no effect on encoding).
+	for id, a := range t.attrs {
+		if a&attrControl != 0 && strings.Contains(t.texts[id], "unused") {
+			t.attrs[id] |= attrUnused
+		}
+	}
+
 	t.eog = map[int32]bool{}
 	for _, id := range []int32{fimPad, fimRep, fimSep} {
 		if id >= 0 {
