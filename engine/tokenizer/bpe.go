@@ -10,58 +10,6 @@ type symbol struct {
 	id         int32 // vocabulary id of the symbol's text, -1 if none
 }
 
-// pair is a candidate merge of symbols left and right. size is their total
-// length when the candidate was made: a candidate whose symbols have
-// changed since is stale and skipped.
-type pair struct {
-	rank, left, right, size, merged int32
-}
-
-// pairHeap pops the lowest rank first and, among equal ranks, the leftmost
-// pair (llama.cpp's llm_bigram_bpe order).
-type pairHeap []pair
-
-func (h pairHeap) less(i, j int) bool {
-	return h[i].rank < h[j].rank || (h[i].rank == h[j].rank && h[i].left < h[j].left)
-}
-
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !a.less(i, up) {
-			break
-		}
-		a[i], a[up] = a[up], a[i]
-		i = up
-	}
-}
-
-func (h *pairHeap) pop() pair {
-	a := *h
-	top := a[0]
-	n := len(a) - 1
-	a[0] = a[n]
-	a = a[:n]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && a.less(l, m) {
-			m = l
-		}
-		if r < n && a.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
-	return top
-}
-
 // maxCachedWordLen bounds the words whose tokenization is remembered during
 // one Encode call (long words are rare and would bloat the cache).
 const maxCachedWordLen = 48
@@ -120,22 +68,35 @@ func (t *Tokenizer) mergeWord(word string, st *scratch, out []int32) []int32 {
 	st.syms = syms
 	h := st.heap[:0]
 	for i := 1; i < len(syms); i++ {
-		t.addPair(word, syms, &h, int32(i-1), int32(i))
+		if c, ok := t.candidate(word, syms, int32(i-1), int32(i)); ok {
+			h = append(h, c)
+		}
 	}
+	h.heapify()
 	for len(h) > 0 {
-		p := h.pop()
-		l, r := &syms[p.left], &syms[p.right]
-		if l.e == l.s || r.e == r.s || (l.e-l.s)+(r.e-r.s) != p.size {
+		c := h.pop()
+		left := c.left()
+		l := &syms[left]
+		if l.e == l.s || l.next < 0 {
 			continue
 		}
-		l.e, l.id = r.e, p.merged
+		right := l.next
+		r := &syms[right]
+		if (l.e-l.s)+(r.e-r.s) != c.size {
+			continue
+		}
+		l.e, l.id = r.e, c.merged
 		r.s = r.e
 		l.next = r.next
 		if r.next >= 0 {
-			syms[r.next].prev = p.left
+			syms[r.next].prev = left
 		}
-		t.addPair(word, syms, &h, l.prev, p.left)
-		t.addPair(word, syms, &h, p.left, l.next)
+		if c, ok := t.candidate(word, syms, l.prev, left); ok {
+			h.push(c)
+		}
+		if c, ok := t.candidate(word, syms, left, l.next); ok {
+			h.push(c)
+		}
 	}
 	st.heap = h
 	for i := int32(0); i >= 0; i = syms[i].next {
@@ -156,9 +117,10 @@ func (t *Tokenizer) mergeWord(word string, st *scratch, out []int32) []int32 {
 	return out
 }
 
-func (t *Tokenizer) addPair(word string, syms []symbol, h *pairHeap, left, right int32) {
+// candidate looks up the merge of two adjacent symbols.
+func (t *Tokenizer) candidate(word string, syms []symbol, left, right int32) (cand, bool) {
 	if left < 0 || right < 0 {
-		return
+		return cand{}, false
 	}
 	l, r := syms[left], syms[right]
 	var v uint64
@@ -170,8 +132,8 @@ func (t *Tokenizer) addPair(word string, syms []symbol, h *pairHeap, left, right
 		v, ok = t.smerges[k]
 	}
 	if !ok {
-		return
+		return cand{}, false
 	}
 	rank, merged := unpackMerge(v)
-	h.push(pair{rank: rank, left: left, right: right, size: (l.e - l.s) + (r.e - r.s), merged: merged})
+	return cand{key: bpeKey(rank, left), size: (l.e - l.s) + (r.e - r.s), merged: merged}, true
 }

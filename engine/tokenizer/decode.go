@@ -10,11 +10,15 @@ import (
 // normal tokens decoded (byte-level for BPE, ▁ as a space for SPM), byte
 // tokens as their byte, anything else (unused, undefined) as nothing.
 func (t *Tokenizer) buildPieces() {
-	var utf8ToByte map[string]byte
+	// GPT-2's byte characters all lie below U+0144: a table maps them back.
+	var charToByte [0x144]int16
+	for i := range charToByte {
+		charToByte[i] = -1
+	}
 	if t.model == ModelBPE {
-		utf8ToByte = make(map[string]byte, 256)
 		for b := 0; b < 256; b++ {
-			utf8ToByte[t.byteEnc[b]] = byte(b)
+			c, _ := utf8.DecodeRuneInString(t.byteEnc[b])
+			charToByte[c] = int16(b)
 		}
 	}
 	t.pieces = make([]string, len(t.texts))
@@ -32,14 +36,13 @@ func (t *Tokenizer) buildPieces() {
 			}
 			buf = buf[:0]
 			cps = decodeCodepoints(text, cps)
-			var ch []byte
 			for _, c := range cps {
-				ch = appendCodepoint(ch[:0], c)
-				if b, ok := utf8ToByte[string(ch)]; ok {
-					buf = append(buf, b)
+				if c >= 0 && c < 0x144 && charToByte[c] >= 0 {
+					buf = append(buf, byte(charToByte[c]))
 					continue
 				}
 				// llama.cpp's marker for a character outside GPT-2's byte map
+				ch := appendCodepoint(nil, c)
 				buf = append(buf, "[UNK_BYTE_0x"...)
 				for _, x := range ch {
 					buf = append(buf, "0123456789abcdef"[x>>4], "0123456789abcdef"[x&15])

@@ -17,7 +17,7 @@ type scratch struct {
 	ends2  []int32
 	enc    []byte
 	syms   []symbol
-	heap   pairHeap
+	heap   candHeap
 	spmBuf []byte
 	cache  map[string][]int32 // word -> ids, valid for owner only
 	owner  *Tokenizer

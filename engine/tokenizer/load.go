@@ -64,6 +64,13 @@ func load(md *gguf.Metadata) (*Tokenizer, error) {
 			return nil, err
 		}
 	} else {
+		t.spmWords = true
+		for _, s := range t.texts {
+			if strings.Contains(strings.TrimLeft(s, "▁"), "▁") {
+				t.spmWords = false
+				break
+			}
+		}
 		for b := 0; b < 256; b++ {
 			t.byteFallback[b] = -1
 			if id, ok := t.ids[fmt.Sprintf("<0x%02X>", b)]; ok {

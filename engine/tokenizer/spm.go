@@ -1,62 +1,50 @@
 package tokenizer
 
-// spmPair is a candidate merge in SentencePiece: the token of the joined
-// text has a score, and the highest score merges first.
-type spmPair struct {
-	score             float32
-	left, right, size int32
-}
-
-// spmHeap pops the highest score first and, among equal scores, the
-// leftmost pair (llama.cpp's llm_bigram_spm order).
-type spmHeap []spmPair
-
-func (h spmHeap) less(i, j int) bool {
-	return h[i].score > h[j].score || (h[i].score == h[j].score && h[i].left < h[j].left)
-}
-
-func (h *spmHeap) push(p spmPair) {
-	*h = append(*h, p)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !a.less(i, up) {
-			break
-		}
-		a[i], a[up] = a[up], a[i]
-		i = up
-	}
-}
-
-func (h *spmHeap) pop() spmPair {
-	a := *h
-	top := a[0]
-	n := len(a) - 1
-	a[0] = a[n]
-	a = a[:n]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && a.less(l, m) {
-			m = l
-		}
-		if r < n && a.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
-	return top
-}
-
 // spm is llama.cpp's llm_tokenizer_spm: start from UTF-8 characters (as the
 // lead bytes announce them, without validation), repeatedly join the
 // adjacent pair whose joined text is the best-scoring token, then emit each
 // symbol's token or, failing that, its bytes as byte tokens.
 func (t *Tokenizer) spm(text []byte, st *scratch, out []int32) []int32 {
+	if !t.spmWords {
+		return t.spmRun(text, st, out)
+	}
+	// No token has a ▁ after other text, so no merge crosses the start of a
+	// run of ▁ that follows other text: the pieces between such points merge
+	// independently, in the same relative order, and can be cached.
+	start, prevSpace := 0, false
+	for off := 0; off < len(text); {
+		n := min(utf8Len(text[off]), len(text)-off)
+		space := n == 3 && string(text[off:off+3]) == "▁"
+		if space && !prevSpace && off > start {
+			out = t.spmCached(text[start:off], st, out)
+			start = off
+		}
+		prevSpace = space
+		off += n
+	}
+	return t.spmCached(text[start:], st, out)
+}
+
+func (t *Tokenizer) spmCached(seg []byte, st *scratch, out []int32) []int32 {
+	if len(seg) > maxCachedWordLen {
+		return t.spmRun(seg, st, out)
+	}
+	if ids, ok := st.cache[string(seg)]; ok {
+		return append(out, ids...)
+	}
+	n0 := len(out)
+	out = t.spmRun(seg, st, out)
+	if st.cache == nil {
+		st.cache = make(map[string][]int32)
+	}
+	if len(st.cache) < maxCachedWords {
+		st.cache[string(seg)] = append([]int32(nil), out[n0:]...)
+	}
+	return out
+}
+
+// spmRun merges one stretch of text as a whole.
+func (t *Tokenizer) spmRun(text []byte, st *scratch, out []int32) []int32 {
 	if len(text) == 0 {
 		return out
 	}
@@ -69,36 +57,50 @@ func (t *Tokenizer) spm(text []byte, st *scratch, out []int32) []int32 {
 	}
 	syms[len(syms)-1].next = -1
 	st.syms = syms
-	var h spmHeap
-	add := func(left, right int32) {
+	h := st.heap[:0]
+	cand := func(left, right int32) (cand, bool) {
 		if left < 0 || right < 0 {
-			return
+			return cand{}, false
 		}
 		s, e := syms[left].s, syms[right].e
 		id, ok := t.ids[string(text[s:e])]
 		if !ok {
-			return
+			return cand{}, false
 		}
-		h.push(spmPair{score: t.scores[id], left: left, right: right, size: e - s})
+		return cand{key: spmKey(t.scores[id], left), size: e - s}, true
 	}
 	for i := 1; i < len(syms); i++ {
-		add(int32(i-1), int32(i))
+		if c, ok := cand(int32(i-1), int32(i)); ok {
+			h = append(h, c)
+		}
 	}
+	h.heapify()
 	for len(h) > 0 {
-		p := h.pop()
-		l, r := &syms[p.left], &syms[p.right]
-		if l.e == l.s || r.e == r.s || (l.e-l.s)+(r.e-r.s) != p.size {
+		c := h.pop()
+		left := c.left()
+		l := &syms[left]
+		if l.e == l.s || l.next < 0 {
+			continue
+		}
+		right := l.next
+		r := &syms[right]
+		if (l.e-l.s)+(r.e-r.s) != c.size {
 			continue
 		}
 		l.e = r.e
 		r.s = r.e
 		l.next = r.next
 		if r.next >= 0 {
-			syms[r.next].prev = p.left
+			syms[r.next].prev = left
 		}
-		add(l.prev, p.left)
-		add(p.left, l.next)
+		if c, ok := cand(l.prev, left); ok {
+			h.push(c)
+		}
+		if c, ok := cand(left, l.next); ok {
+			h.push(c)
+		}
 	}
+	st.heap = h
 	for i := int32(0); i >= 0; i = syms[i].next {
 		sy := syms[i]
 		if id, ok := t.ids[string(text[sy.s:sy.e])]; ok {

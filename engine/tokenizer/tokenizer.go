@@ -50,6 +50,7 @@ type Tokenizer struct {
 
 	// SPM only: token of <0xXX>, falling back to the raw byte, or -1.
 	byteFallback [256]int32
+	spmWords     bool // no token has ▁ after other text (see spm)
 }
 
 // FromGGUF builds the tokenizer described by a file's tokenizer.* keys.
