@@ -21,5 +21,5 @@ fi
 
 if [ ! -d internal/oracle/node_modules/node-llama-cpp ] || [ ! -d internal/oracle/node_modules/@huggingface/jinja ]; then
   echo "deps: installing npm packages of the llama.cpp oracle (internal/oracle)"
-  (cd internal/oracle && npm ci --no-audit --no-fund --loglevel=error)
+  (cd internal/oracle && npm install --no-audit --no-fund --loglevel=error)
 fi
