@@ -1,0 +1,205 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/emberllm/ember/engine/quant"
+	"github.com/emberllm/ember/gpu"
+)
+
+// checkCache validates a KV cache operand {width, Ctx}.
+func checkCache(t *gpu.Tensor, what string, width int) error {
+	if err := wantType(t, what, tF32, tF16); err != nil {
+		return err
+	}
+	if t.Shape[0] != width || t.Shape[2] != 1 || t.Shape[3] != 1 {
+		return fmt.Errorf("%s %s has shape %v, want {%d, Ctx}", what, t.Name, t.Shape, width)
+	}
+	return wantDense(t, what)
+}
+
+func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
+	T := c.g.Tokens
+	type pair struct{ src, dst *gpu.Tensor }
+	ps := []pair{{o.K, o.CacheK}}
+	if (o.V == nil) != (o.CacheV == nil) {
+		return fmt.Errorf("V and CacheV must both be set or both be nil")
+	}
+	if o.V != nil {
+		ps = append(ps, pair{o.V, o.CacheV})
+	}
+	for i, p := range ps {
+		name := [2]string{"K", "V"}[i]
+		if err := wantType(p.src, name, tF32); err != nil {
+			return err
+		}
+		if err := need(p.dst, "Cache"+name); err != nil {
+			return err
+		}
+		d := p.src.Shape[0]
+		if p.src.Shape != gpu.Shape4(d, T) {
+			return fmt.Errorf("%s %s has shape %v, want {D, %d} (the graph's tokens; fold heads into D)", name, p.src.Name, p.src.Shape, T)
+		}
+		if err := checkCache(p.dst, "Cache"+name, d); err != nil {
+			return err
+		}
+		if p.dst.Shape[1] < T {
+			return fmt.Errorf("Cache%s %s holds %d positions, fewer than the graph's %d tokens", name, p.dst.Name, p.dst.Shape[1], T)
+		}
+		c.p.needCtx(p.dst.Shape[1])
+	}
+	for _, p := range ps {
+		src, dst := p.src, p.dst
+		d := src.Shape[0]
+		pr := c.p
+		c.rowKernel("kv_store", T, d, refs(src), refs(dst), func() func(w, i int) {
+			in, cm, st := c.rows(src), c.mem(dst), dst.Stride[1]
+			f16 := dst.Type == tF16
+			return func(w, t int) {
+				x := in.get(w, t)
+				row := cm[(pr.pos+t)*st:]
+				if f16 {
+					h := u16s(row, d)
+					for j, v := range x {
+						h[j] = quant.F32ToF16(v)
+					}
+					return
+				}
+				copy(f32s(row, d), x)
+			}
+		})
+	}
+	return nil
+}
+
+func (c *compiler) lowerAttention(o *gpu.Attention) error {
+	if err := wantType(o.Q, "Q", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
+	if T != c.g.Tokens || o.Q.Shape[3] != 1 {
+		return fmt.Errorf("Q %s has shape %v, want {DK, H, %d} (the graph's tokens)", o.Q.Name, o.Q.Shape, c.g.Tokens)
+	}
+	HKV, DV := o.HKV, o.DV
+	if HKV <= 0 || H%HKV != 0 {
+		return fmt.Errorf("%d query heads cannot share %d KV heads", H, HKV)
+	}
+	if DV <= 0 {
+		return fmt.Errorf("value head size %d is not positive", DV)
+	}
+	if err := checkCache(o.CacheK, "CacheK", DK*HKV); err != nil {
+		return err
+	}
+	ctx := o.CacheK.Shape[1]
+	if o.VFromK {
+		if o.CacheV != nil {
+			return fmt.Errorf("VFromK reads values from CacheK: CacheV must be nil")
+		}
+		if DV > DK {
+			return fmt.Errorf("VFromK: value size %d exceeds key size %d", DV, DK)
+		}
+	} else {
+		if err := checkCache(o.CacheV, "CacheV", DV*HKV); err != nil {
+			return err
+		}
+		if o.CacheV.Shape[1] != ctx {
+			return fmt.Errorf("CacheK holds %d positions, CacheV %d", ctx, o.CacheV.Shape[1])
+		}
+	}
+	if ctx < T {
+		return fmt.Errorf("the cache holds %d positions, fewer than the graph's %d tokens", ctx, T)
+	}
+	if err := wantShape(o.Out, "Out", gpu.Shape4(DV, H, T)); err != nil {
+		return err
+	}
+	if err := wantDense(o.Out, "Out"); err != nil {
+		return err
+	}
+	c.p.needCtx(ctx)
+	group := H / HKV
+	scale := o.Scale
+	p := c.p
+	k := &kernel{name: "attention", reads: refs(o.Q, o.CacheK, o.CacheV), writes: refs(o.Out)}
+	sp := c.newSplitter()
+	k.build = func() func(ith, nth int) {
+		q, out := c.rows(o.Q), c.rows(o.Out)
+		km, kst, kt := c.mem(o.CacheK), o.CacheK.Stride[1], o.CacheK.Type
+		vm, vst, vt, vw := km, kst, kt, DK // VFromK: value head j starts where key head j does
+		if !o.VFromK {
+			vm, vst, vt, vw = c.mem(o.CacheV), o.CacheV.Stride[1], o.CacheV.Type, DV
+		}
+		ke, ve := kt.TypeSize(), vt.TypeSize()
+		scores := make([][]float32, c.nth)
+		qhalf := make([][]float32, c.nth)
+		for i := range scores {
+			scores[i] = make([]float32, ctx)
+			qhalf[i] = make([]float32, DK)
+		}
+		return func(ith, _ int) {
+			sc, qh := scores[ith], qhalf[ith]
+			sp.each(H*T, 1, func(lo, hi int) {
+				for u := lo; u < hi; u++ {
+					h, t := u%H, u/H
+					kvh := h / group
+					n := p.pos + t + 1
+					qb := bytesOf(q.get(ith, u))
+					if kt == tF16 {
+						// llama.cpp multiplies an F16 cache by the query
+						// converted to F16; rounding it the same way keeps
+						// greedy decoding on the same tokens.
+						for d, x := range q.get(ith, u)[:DK] {
+							qh[d] = f16Table[quant.F32ToF16(x)]
+						}
+						qb = bytesOf(qh)
+					}
+					koff := kvh * DK * ke
+					m := float32(math.Inf(-1))
+					for j := 0; j < n; j++ {
+						s := quant.VecDot(kt, km[j*kst+koff:j*kst+koff+DK*ke], qb, DK) * scale
+						sc[j] = s
+						m = max(m, s)
+					}
+					var sum float64
+					for j := 0; j < n; j++ {
+						e := expf(sc[j] - m)
+						sc[j] = e
+						sum += float64(e)
+					}
+					// Normalise first, as llama.cpp's softmax does; against
+					// an F16 value cache the weights are rounded to F16 too.
+					inv := float32(1 / sum)
+					for j := 0; j < n; j++ {
+						sc[j] *= inv
+						if vt == tF16 {
+							sc[j] = f16Table[quant.F32ToF16(sc[j])]
+						}
+					}
+					y := out.out(u)
+					clear(y)
+					voff := kvh * vw * ve
+					for j := 0; j < n; j++ {
+						pj := sc[j]
+						row := vm[j*vst+voff:]
+						if vt == tF16 {
+							v := u16s(row, DV)
+							for d := range y {
+								y[d] += pj * f16Table[v[d]]
+							}
+						} else {
+							v := f32s(row, DV)
+							for d := range y {
+								y[d] += pj * v[d]
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+	c.add(k)
+	return nil
+}

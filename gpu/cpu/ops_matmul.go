@@ -1,0 +1,197 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/quant"
+	"github.com/emberllm/ember/gpu"
+)
+
+// Matrix products. Activations are brought into the weight type's
+// activation format once per input (8-bit blocks for quantized weights,
+// plain floats for F32/F16/BF16) by a quantize kernel, shared by every
+// product reading the same input (q, k and v; gate and up). The product
+// kernel then streams weight rows in contiguous chunks; with several
+// tokens it takes every token's dot against a block of rows while those
+// rows are in cache, so the weights are read from memory once per step.
+
+// rowBlock is the number of weight rows kept hot across the tokens of a
+// prefill step (16 rows of a 4096-wide Q4_K matrix are 36 KiB).
+const rowBlock = 16
+
+type quantKey struct {
+	in *gpu.Tensor
+	at gguf.TensorType
+}
+
+type quantEntry struct {
+	s       *scratch
+	version int
+}
+
+// activations returns the memory the product kernels read for input in
+// against weights of type wt, and a resolver giving column j's bytes
+// (j counts In's rows) once memory is planned.
+func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (ref, func() func(j int) []byte) {
+	at := quant.ActType(wt)
+	K := in.Shape[0]
+	ab := at.RowBytes(K)
+	if at == tF32 && in.Stride[0] == 4 && wt != gguf.F16 && wt != gguf.BF16 {
+		return ref{t: in}, func() func(int) []byte {
+			r := c.rows(in)
+			return func(j int) []byte { return bytesOf(r.get(0, j)) }
+		}
+	}
+	root := in.Root()
+	key := quantKey{in, at}
+	e := c.quants[key]
+	if e == nil || e.version != c.version[root] {
+		e = &quantEntry{s: c.newScratch(ab * in.Rows()), version: c.version[root]}
+		c.quants[key] = e
+		c.addQuantize(in, wt, e.s)
+	}
+	s := e.s
+	return ref{s: s}, func() func(int) []byte {
+		return func(j int) []byte { return s.mem[j*ab : (j+1)*ab] }
+	}
+}
+
+// addQuantize adds the kernel writing every row of in, quantized for
+// weights of type wt, to s.
+func (c *compiler) addQuantize(in *gpu.Tensor, wt gguf.TensorType, s *scratch) {
+	at := quant.ActType(wt)
+	K, cols := in.Shape[0], in.Rows()
+	bs := at.BlockSize()
+	nb, ab := K/bs, at.RowBytes(K)
+	// Units are runs of blocks of one column, about four per worker.
+	perCol := min(nb, max(1, (4*c.nth+cols-1)/cols))
+	segBlocks := (nb + perCol - 1) / perCol
+	perCol = (nb + segBlocks - 1) / segBlocks
+	units := cols * perCol
+	k := &kernel{name: "quantize", reads: refs(in), writes: []ref{{s: s}}, serial: cols*K < 4096}
+	sp := c.newSplitter()
+	k.build = func() func(ith, nth int) {
+		r := c.rows(in)
+		do := func(w, u int) {
+			col, seg := u/perCol, u%perCol
+			b0 := seg * segBlocks
+			b1 := min(nb, b0+segBlocks)
+			x := r.get(w, col)[b0*bs : b1*bs]
+			quant.QuantizeAct(wt, x, s.mem[col*ab+at.RowBytes(b0*bs):col*ab+at.RowBytes(b1*bs)])
+		}
+		if k.serial {
+			return func(int, int) {
+				for u := 0; u < units; u++ {
+					do(0, u)
+				}
+			}
+		}
+		return func(ith, _ int) {
+			sp.each(units, 1, func(lo, hi int) {
+				for u := lo; u < hi; u++ {
+					do(ith, u)
+				}
+			})
+		}
+	}
+	c.add(k)
+}
+
+// checkWeight validates a weight matrix operand {K, N, B} of a product.
+func checkWeight(w *gpu.Tensor) error {
+	if err := need(w, "W"); err != nil {
+		return err
+	}
+	if !quant.DotSupported(w.Type) {
+		return fmt.Errorf("W %s has type %s, which has no dot kernel", w.Name, w.Type)
+	}
+	if w.Shape[3] != 1 {
+		return fmt.Errorf("W %s has shape %v: at most three dimensions", w.Name, w.Shape)
+	}
+	if w.Stride[0] != w.Type.TypeSize() || w.Stride[1] != w.Type.RowBytes(w.Shape[0]) {
+		return fmt.Errorf("W %s must have packed consecutive rows (strides %v)", w.Name, w.Stride)
+	}
+	return nil
+}
+
+func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
+	if err := checkWeight(o.W); err != nil {
+		return err
+	}
+	if err := wantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	K, N, B := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	// With one matrix the batch dimension may be left out: In {K, T}.
+	T := o.In.Shape[2]
+	outShape := gpu.Shape4(N, B, T)
+	if B == 1 && o.In.Shape[2] == 1 {
+		T = o.In.Shape[1]
+		outShape = gpu.Shape4(N, T)
+	}
+	if o.In.Shape[0] != K || o.In.Shape[3] != 1 || (B > 1 && o.In.Shape[1] != B) {
+		return fmt.Errorf("In %s has shape %v, want {%d, %d, T} to match W %v", o.In.Name, o.In.Shape, K, B, o.W.Shape)
+	}
+	if o.Out.Shape != outShape && o.Out.Shape != gpu.Shape4(N, B, T) {
+		return fmt.Errorf("Out %s has shape %v, want %v", o.Out.Name, o.Out.Shape, outShape)
+	}
+	if err := wantShape(o.Out, "Out", o.Out.Shape); err != nil {
+		return err
+	}
+	if err := wantDense(o.Out, "Out"); err != nil {
+		return err
+	}
+	wt := o.W.Type
+	actRef, actFn := c.activations(o.In, wt)
+	rb, wst := wt.RowBytes(K), o.W.Stride[2]
+	chunk := chunkFor(N, c.nth, rowBlock)
+	if B > 1 {
+		chunk = chunkFor(N*B, c.nth, rowBlock)
+		chunk = min(chunk, N)
+	}
+	perB := (N + chunk - 1) / chunk
+	units := B * perB
+	k := &kernel{name: "matmul", reads: []ref{{t: o.W}, actRef}, writes: refs(o.Out),
+		serial: N*B*T*rb < 1<<15}
+	sp := c.newSplitter()
+	k.build = func() func(ith, nth int) {
+		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		do := func(u int) {
+			b, r0 := u/perB, u%perB*chunk
+			r1 := min(N, r0+chunk)
+			base := b * wst
+			for s := r0; s < r1; s += rowBlock {
+				e := min(r1, s+rowBlock)
+				if T == 1 {
+					e = r1
+				}
+				wrows := wm[base+s*rb : base+e*rb]
+				for t := 0; t < T; t++ {
+					j := b + B*t
+					quant.VecDotRows(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
+				}
+				s = e - rowBlock
+			}
+		}
+		if k.serial {
+			return func(int, int) {
+				for u := 0; u < units; u++ {
+					do(u)
+				}
+			}
+		}
+		return func(int, int) {
+			sp.each(units, 1, func(lo, hi int) {
+				for u := lo; u < hi; u++ {
+					do(u)
+				}
+			})
+		}
+	}
+	c.add(k)
+	return nil
+}

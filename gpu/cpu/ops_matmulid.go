@@ -1,0 +1,132 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/engine/quant"
+	"github.com/emberllm/ember/gpu"
+)
+
+// expertPlan is built at run time from the chosen expert ids: the experts
+// in use, and for each the (slot, token) pairs routed to it, so every
+// chosen expert's rows are streamed once for all its tokens and the other
+// experts are never read.
+type expertPlan struct {
+	count []int // per expert: pairs routed to it
+	start []int // per expert: first pair in pairs
+	pairs []int // s + S*t, grouped by expert
+	used  []int // experts with pairs, in id order
+	chunk int   // rows per unit
+	per   int   // units per used expert
+}
+
+func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
+	if err := checkWeight(o.W); err != nil {
+		return err
+	}
+	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Out, "Out", tF32)} {
+		if e != nil {
+			return e
+		}
+	}
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
+	if o.IDs.Shape != gpu.Shape4(S, T) {
+		return fmt.Errorf("IDs %s has shape %v, want {S, T}", o.IDs.Name, o.IDs.Shape)
+	}
+	Sin := o.In.Shape[1]
+	if o.In.Shape != gpu.Shape4(K, Sin, T) || (Sin != S && Sin != 1) {
+		return fmt.Errorf("In %s has shape %v, want {%d, %d or 1, %d}", o.In.Name, o.In.Shape, K, S, T)
+	}
+	if err := wantShape(o.Out, "Out", gpu.Shape4(N, S, T)); err != nil {
+		return err
+	}
+	if err := wantDense(o.Out, "Out"); err != nil {
+		return err
+	}
+	wt := o.W.Type
+	actRef, actFn := c.activations(o.In, wt)
+	plan := &expertPlan{count: make([]int, E), start: make([]int, E), pairs: make([]int, S*T)}
+	priv := c.newPriv()
+	nth := c.nth
+	p := c.p
+
+	// The plan: one serial pass over the ids.
+	c.add(&kernel{name: "matmul_id.plan", serial: true, reads: refs(o.IDs), writes: []ref{{priv: priv}},
+		build: func() func(int, int) {
+			ids := c.rows(o.IDs)
+			return func(int, int) {
+				clear(plan.count)
+				for t := 0; t < T; t++ {
+					for s, e := range ids.i32(t) {
+						if e < 0 || int(e) >= E {
+							p.fail(fmt.Errorf("matmul_id: expert id %d of slot %d, token %d is outside 0..%d", e, s, t, E-1))
+							continue
+						}
+						plan.count[e]++
+					}
+				}
+				plan.used = plan.used[:0]
+				n := 0
+				for e, k := range plan.count {
+					plan.start[e] = n
+					n += k
+					if k > 0 {
+						plan.used = append(plan.used, e)
+					}
+				}
+				fill := plan.count // reuse as a cursor, restored below
+				for t := 0; t < T; t++ {
+					for s, e := range ids.i32(t) {
+						if e >= 0 && int(e) < E {
+							plan.pairs[plan.start[e]] = s + S*t
+							plan.start[e]++
+						}
+					}
+				}
+				for e := range fill {
+					plan.start[e] -= fill[e]
+				}
+				nu := max(1, len(plan.used))
+				plan.chunk = min(N, chunkFor(N*nu, nth, rowBlock))
+				plan.per = (N + plan.chunk - 1) / plan.chunk
+			}
+		}})
+
+	rb, wst := wt.RowBytes(K), o.W.Stride[2]
+	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, actRef, {priv: priv}}, writes: refs(o.Out)}
+	sp := c.newSplitter()
+	k.build = func() func(ith, nth int) {
+		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		return func(int, int) {
+			units := len(plan.used) * plan.per
+			sp.each(units, 1, func(lo, hi int) {
+				for u := lo; u < hi; u++ {
+					e := plan.used[u/plan.per]
+					r0 := u % plan.per * plan.chunk
+					r1 := min(N, r0+plan.chunk)
+					pairs := plan.pairs[plan.start[e] : plan.start[e]+plan.count[e]]
+					base := e * wst
+					for s := r0; s < r1; s += rowBlock {
+						end := min(r1, s+rowBlock)
+						if len(pairs) == 1 {
+							end = r1
+						}
+						wrows := wm[base+s*rb : base+end*rb]
+						for _, st := range pairs {
+							slot, t := st%S, st/S
+							in := slot
+							if Sin == 1 {
+								in = 0
+							}
+							quant.VecDotRows(wt, wrows, end-s, act(in+Sin*t), K, out.out(st)[s:end])
+						}
+						s = end - rowBlock
+					}
+				}
+			})
+		}
+	}
+	c.add(k)
+	return nil
+}

@@ -1,0 +1,156 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// ropeKey identifies rope ops that rotate by the same angles: their
+// cos/sin table is computed once per run and shared (every layer's q and k).
+type ropeKey struct {
+	dims                               int
+	base, scale, ext, attn, fast, slow float32
+	orig                               int
+	factors                            *gpu.Tensor
+	factorsVersion                     int
+}
+
+// ropeCache holds cos and sin (already multiplied by YaRN's magnitude
+// scale) for each token of the step and each rotated pair.
+type ropeCache struct {
+	priv int
+	cs   []float32 // [t][pair][cos, sin]
+}
+
+func (c *compiler) lowerRope(o *gpu.Rope) error {
+	if err := wantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	if err := sameShape(o.In, o.Out, "In and Out"); err != nil {
+		return err
+	}
+	if err := wantDense(o.Out, "Out"); err != nil {
+		return err
+	}
+	hd, T := o.In.Shape[0], o.In.Shape[2]
+	if T != c.g.Tokens || o.In.Shape[3] != 1 {
+		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} (the graph's tokens)", o.In.Name, o.In.Shape, c.g.Tokens)
+	}
+	if o.Dims <= 0 || o.Dims%2 != 0 || o.Dims > hd {
+		return fmt.Errorf("rotating %d dims of %d-element heads: want an even count in 2..%d", o.Dims, hd, hd)
+	}
+	if o.Mode != gpu.RopeNormal && o.Mode != gpu.RopeNeoX {
+		return fmt.Errorf("unknown rope mode %d", o.Mode)
+	}
+	if !(o.FreqBase > 0) || !(o.FreqScale > 0) {
+		return fmt.Errorf("frequency base %g and scale %g must be positive", o.FreqBase, o.FreqScale)
+	}
+	if o.AttnFactor == 0 {
+		return fmt.Errorf("attention factor is 0 (1 means no scaling)")
+	}
+	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
+		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
+	}
+	if o.FreqFactors != nil {
+		if err := wantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
+			return err
+		}
+		if o.FreqFactors.Elements() < o.Dims/2 || o.FreqFactors.Stride[0] != 4 {
+			return fmt.Errorf("FreqFactors %s has %d elements (stride %v), want %d packed", o.FreqFactors.Name, o.FreqFactors.Elements(), o.FreqFactors.Stride, o.Dims/2)
+		}
+	}
+	key := ropeKey{o.Dims, o.FreqBase, o.FreqScale, o.ExtFactor, o.AttnFactor, o.BetaFast, o.BetaSlow, o.OrigCtx, o.FreqFactors, 0}
+	if o.FreqFactors != nil {
+		key.factorsVersion = c.version[o.FreqFactors.Root()]
+	}
+	rc := c.ropes[key]
+	if rc == nil {
+		rc = &ropeCache{priv: c.newPriv(), cs: make([]float32, T*o.Dims)}
+		c.ropes[key] = rc
+		c.addRopeCache(o, rc, T)
+	}
+	dims, neox := o.Dims, o.Mode == gpu.RopeNeoX
+	c.rowKernel("rope", o.Out.Rows(), hd, append(refs(o.In), ref{priv: rc.priv}), refs(o.Out), func() func(w, i int) {
+		in, out := c.rows(o.In), c.rows(o.Out)
+		H := o.In.Shape[1]
+		return func(w, i int) {
+			x, y := in.get(w, i), out.out(i)
+			cs := rc.cs[i/H*dims : (i/H+1)*dims]
+			half := dims / 2
+			for p := 0; p < half; p++ {
+				cos, sin := cs[2*p], cs[2*p+1]
+				a, b := 2*p, 2*p+1
+				if neox {
+					a, b = p, p+half
+				}
+				x0, x1 := x[a], x[b]
+				y[a] = x0*cos - x1*sin
+				y[b] = x0*sin + x1*cos
+			}
+			if &x[0] != &y[0] {
+				copy(y[dims:], x[dims:])
+			}
+		}
+	})
+	return nil
+}
+
+// addRopeCache adds the kernel filling rc for the run's positions, with
+// ggml's arithmetic: float32 angles advanced by multiplying with
+// base^(-2/dims), divided by the frequency factor, YaRN's ramp between
+// interpolated and extrapolated angles, and magnitude scale
+// attn_factor·(1 + 0.1·ln(1/freq_scale)) when ext_factor is not zero.
+func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
+	dims := o.Dims
+	thetaScale := float32(math.Pow(float64(o.FreqBase), float64(-2/float32(dims))))
+	lo, hi := yarnCorrDims(dims, o.OrigCtx, o.FreqBase, o.BetaFast, o.BetaSlow)
+	fs, ext := o.FreqScale, o.ExtFactor
+	mscale := o.AttnFactor
+	if ext != 0 {
+		mscale *= 1 + 0.1*float32(math.Log(float64(1/fs)))
+	}
+	p := c.p
+	c.rowKernel("rope.cache", T, dims*8, refs(o.FreqFactors), []ref{{priv: rc.priv}}, func() func(w, i int) {
+		var ff []float32
+		if o.FreqFactors != nil {
+			ff = f32s(c.mem(o.FreqFactors), dims/2)
+		}
+		return func(w, t int) {
+			cs := rc.cs[t*dims : (t+1)*dims]
+			theta := float32(p.pos + t)
+			for i0 := 0; i0 < dims; i0 += 2 {
+				extrap := theta
+				if ff != nil {
+					extrap = theta / ff[i0/2]
+				}
+				interp := fs * extrap
+				th := interp
+				if ext != 0 {
+					y := (float32(i0/2) - lo) / max(0.001, hi-lo)
+					mix := (1 - min(1, max(0, y))) * ext
+					th = interp*(1-mix) + extrap*mix
+				}
+				cs[i0] = float32(math.Cos(float64(th))) * mscale
+				cs[i0+1] = float32(math.Sin(float64(th))) * mscale
+				theta *= thetaScale
+			}
+		}
+	})
+}
+
+// yarnCorrDims is ggml's correction range: the dims whose wavelength spans
+// betaFast and betaSlow rotations over the original context.
+func yarnCorrDims(dims, origCtx int, base, fast, slow float32) (float32, float32) {
+	corr := func(rot float32) float32 {
+		r := float32(origCtx) / (rot * 2 * float32(math.Pi))
+		return float32(dims) * float32(math.Log(float64(r))) / (2 * float32(math.Log(float64(base))))
+	}
+	start := float32(math.Floor(float64(corr(fast))))
+	end := float32(math.Ceil(float64(corr(slow))))
+	return max(0, start), min(float32(dims-1), end)
+}

@@ -1,0 +1,9 @@
+// Package gputest is the op test suite every ember backend runs: each op of
+// the kernel interface on random inputs (seeded, never zeros), odd sizes,
+// every weight type, strided views and the positional cases (history in
+// the cache, GQA, MLA, YaRN), compared against float64 references written
+// here as plain loops, independent of any backend.
+//
+// It is an ordinary package so that each backend's tests can call
+// RunOpSuite(t, newBackend).
+package gputest

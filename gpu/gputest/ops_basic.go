@@ -1,0 +1,215 @@
+package gputest
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+)
+
+func testEmbed(t *testing.T, be gpu.Backend) {
+	for _, wt := range WeightTypes {
+		t.Run(wt.String(), func(t *testing.T) {
+			D, V, T := weightKs(wt)[0], 29, 5
+			e := newEnv(t, be, 3+uint64(wt), T)
+			Tab, tab := e.weight("table", wt, 1, D, V)
+			toks := []int{3, 28, 0, 3, 17}
+			Tok := e.ints("tokens", toks, T)
+			Out := e.output("out", gguf.F32, D, T)
+			e.g.Do(&gpu.Embed{Table: Tab, Tokens: Tok, Out: Out})
+			e.run(0)
+			var want []float64
+			for _, id := range toks {
+				want = append(want, tab[id*D:(id+1)*D]...)
+			}
+			// Dequantizing is a few float32 operations per value.
+			near(t, "out", readF(t, Out), want, relTol(want, 1e-6, 1e-7))
+		})
+	}
+}
+
+func rmsRef(x, w []float64, eps float64) []float64 {
+	var ss float64
+	for _, v := range x {
+		ss += v * v
+	}
+	s := 1 / math.Sqrt(ss/float64(len(x))+eps)
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = v * s
+		if w != nil {
+			y[i] *= w[i]
+		}
+	}
+	return y
+}
+
+func testRMSNorm(t *testing.T, be gpu.Backend) {
+	for _, withW := range []bool{true, false} {
+		t.Run(name("weight=", withW), func(t *testing.T) {
+			const D, R = 160, 7
+			e := newEnv(t, be, 5, R)
+			In, x := e.input("in", e.vals(D*R, 3), D, R)
+			var Wt *gpu.Tensor
+			var w []float64
+			if withW {
+				Wt, w = e.input("w", e.vals(D, 1), D)
+			}
+			Out := e.output("out", gguf.F32, D, R)
+			e.g.Do(&gpu.RMSNorm{In: In, Weight: Wt, Out: Out, Eps: 1e-5})
+			e.run(0)
+			var want []float64
+			for r := 0; r < R; r++ {
+				want = append(want, rmsRef(x[r*D:(r+1)*D], w, 1e-5)...)
+			}
+			// A sum of squares, a square root and two products per value.
+			near(t, "out", readF(t, Out), want, relTol(want, 2e-6, 1e-7))
+		})
+	}
+	t.Run("per-head view", func(t *testing.T) {
+		// Normalise the first 32 of every 48 values: per-head norms on a
+		// strided slice of a fused projection.
+		const hd, H, T, stride = 32, 3, 2, 48
+		e := newEnv(t, be, 6, T)
+		base, x := e.input("in", e.vals(stride*H*T, 2), stride*H, T)
+		v := e.g.View("heads", base, 0, gpu.Shape4(hd, H, T), &[4]int{4, 4 * stride, 4 * stride * H, 4 * stride * H * T})
+		Wt, w := e.input("w", e.vals(hd, 1), hd)
+		Out := e.output("out", gguf.F32, hd, H, T)
+		e.g.Do(&gpu.RMSNorm{In: v, Weight: Wt, Out: Out, Eps: 1e-6})
+		e.run(0)
+		var want []float64
+		for r := 0; r < H*T; r++ {
+			want = append(want, rmsRef(x[r*stride:r*stride+hd], w, 1e-6)...)
+		}
+		near(t, "out", readF(t, Out), want, relTol(want, 2e-6, 1e-7))
+	})
+}
+
+func testElementwise(t *testing.T, be gpu.Backend) {
+	const D, T = 67, 5
+	e := newEnv(t, be, 9, T)
+	A, a := e.input("a", e.vals(D*T, 2), D, T)
+	B, b := e.input("b", e.vals(D*T, 2), D, T)
+	// A strided view: every other element of a {2D, T} tensor.
+	Wide, wide := e.input("wide", e.vals(2*D*T, 2), 2*D, T)
+	Sv := e.g.View("sv", Wide, 4, gpu.Shape4(D, T), &[4]int{8, 8 * D, 8 * D * T, 8 * D * T})
+	sv := make([]float64, D*T)
+	for i := range sv {
+		sv[i] = wide[i/D*2*D+2*(i%D)+1]
+	}
+	Col, col := e.input("col", e.vals(D, 1), D, 1)
+	Row, row := e.input("row", e.vals(T, 1), 1, T)
+	One, one := e.input("one", e.vals(1, 1), 1)
+	outs := map[string]*gpu.Tensor{}
+	want := map[string][]float64{}
+	add := func(name string, op func(out *gpu.Tensor) gpu.Op, f func(i int) float64) {
+		outs[name] = e.output(name, gguf.F32, D, T)
+		e.g.Do(op(outs[name]))
+		w := make([]float64, D*T)
+		for i := range w {
+			w[i] = f(i)
+		}
+		want[name] = w
+	}
+	add("add", func(o *gpu.Tensor) gpu.Op { return &gpu.Add{A: A, B: B, Out: o} }, func(i int) float64 { return a[i] + b[i] })
+	add("add-strided", func(o *gpu.Tensor) gpu.Op { return &gpu.Add{A: Sv, B: B, Out: o} }, func(i int) float64 { return sv[i] + b[i] })
+	add("mul", func(o *gpu.Tensor) gpu.Op { return &gpu.Mul{A: A, B: B, Out: o} }, func(i int) float64 { return a[i] * b[i] })
+	add("mul-col", func(o *gpu.Tensor) gpu.Op { return &gpu.Mul{A: A, B: Col, Out: o} }, func(i int) float64 { return a[i] * col[i%D] })
+	add("mul-row", func(o *gpu.Tensor) gpu.Op { return &gpu.Mul{A: Sv, B: Row, Out: o} }, func(i int) float64 { return sv[i] * row[i/D] })
+	add("mul-one", func(o *gpu.Tensor) gpu.Op { return &gpu.Mul{A: A, B: One, Out: o} }, func(i int) float64 { return a[i] * one[0] })
+	add("scale", func(o *gpu.Tensor) gpu.Op { return &gpu.Scale{In: Sv, Out: o, S: -0.37} }, func(i int) float64 { return sv[i] * float64(float32(-0.37)) })
+	add("swiglu", func(o *gpu.Tensor) gpu.Op { return &gpu.SwiGLU{Gate: A, Up: Sv, Out: o} }, func(i int) float64 {
+		return a[i] / (1 + math.Exp(-a[i])) * sv[i]
+	})
+	e.run(0)
+	for n, o := range outs {
+		// One or two float32 roundings; silu's exponential a few ulp more.
+		near(t, n, readF(t, o), want[n], relTol(want[n], 2e-6, 1e-7))
+	}
+}
+
+func testCopy(t *testing.T, be gpu.Backend) {
+	const D, T = 40, 3
+	e := newEnv(t, be, 13, T)
+	// Values from 1e-6 to 3e4 in magnitude exercise subnormal and large
+	// halves.
+	x := e.vals(D*T, 1)
+	for i := range x {
+		x[i] *= math.Pow(10, float64(i%11)-6)
+	}
+	In, xi := e.input("in", x, D, T)
+	H := e.output("h", gguf.F16, D, T)
+	e.g.Do(&gpu.Copy{In: In, Out: H})
+	Back := e.output("back", gguf.F32, D, T)
+	e.g.Do(&gpu.Copy{In: H, Out: Back})
+	// Transposing view -> contiguous: element (t, d) of In as {T, D}.
+	tv := e.g.View("tv", In, 0, gpu.Shape4(T, D), &[4]int{4 * D, 4, 4 * D * T, 4 * D * T})
+	Tr := e.output("tr", gguf.F32, T, D)
+	e.g.Do(&gpu.Copy{In: tv, Out: Tr})
+	// Reshaping copy of the same element count.
+	Flat := e.output("flat", gguf.F32, D*T)
+	e.g.Do(&gpu.Copy{In: tv, Out: Flat})
+	// Into a strided view: odd rows of a {D, 2T} buffer.
+	Dst := e.output("dst", gguf.F32, D, 2*T)
+	dv := e.g.View("dv", Dst, 4*D, gpu.Shape4(D, T), &[4]int{4, 8 * D, 8 * D * T, 8 * D * T})
+	e.g.Do(&gpu.Copy{In: In, Out: dv})
+	e.run(0)
+
+	hb := readBytes(t, H)
+	for i, v := range xi {
+		got := decodeHalf(binary.LittleEndian.Uint16(hb[2*i:]))
+		if want := half64(v); got != want {
+			t.Errorf("f16 copy of %.9g = %.9g, want %.9g (nearest, ties to even)", v, got, want)
+		}
+	}
+	back := readF(t, Back)
+	for i, v := range xi {
+		if want := half64(v); back[i] != want {
+			t.Errorf("f16 -> f32 of element %d = %g, want %g", i, back[i], want)
+		}
+	}
+	tr := make([]float64, D*T)
+	for d := 0; d < D; d++ {
+		for tt := 0; tt < T; tt++ {
+			tr[tt+T*d] = xi[d+D*tt]
+		}
+	}
+	near(t, "transposed", readF(t, Tr), tr, []float64{0})
+	near(t, "flat", readF(t, Flat), tr, []float64{0})
+	dst := readF(t, Dst)
+	for tt := 0; tt < 2*T; tt++ {
+		for d := 0; d < D; d++ {
+			want := 0.0
+			if tt%2 == 1 {
+				want = xi[d+D*(tt/2)]
+			}
+			if dst[d+D*tt] != want {
+				t.Fatalf("strided copy: dst[%d, %d] = %g, want %g", d, tt, dst[d+D*tt], want)
+			}
+		}
+	}
+}
+
+func testWeightedSum(t *testing.T, be gpu.Backend) {
+	const N, S, T = 45, 4, 3
+	e := newEnv(t, be, 17, T)
+	In, x := e.input("in", e.vals(N*S*T, 1), N, S, T)
+	W, w := e.input("w", e.vals(S*T, 1), S, T)
+	Out := e.output("out", gguf.F32, N, T)
+	e.g.Do(&gpu.WeightedSum{In: In, Weights: W, Out: Out})
+	e.run(0)
+	want := make([]float64, N*T)
+	tol := make([]float64, N*T)
+	for tt := 0; tt < T; tt++ {
+		for n := 0; n < N; n++ {
+			for s := 0; s < S; s++ {
+				p := x[n+N*(s+S*tt)] * w[s+S*tt]
+				want[n+N*tt] += p
+				tol[n+N*tt] += 4e-7 * math.Abs(p) // S roundings of the sum
+			}
+		}
+	}
+	near(t, "out", readF(t, Out), want, tol)
+}

@@ -1,0 +1,59 @@
+package gputest
+
+import (
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+)
+
+// WeightTypes are the weight types every backend's products must take.
+var WeightTypes = []gguf.TensorType{
+	gguf.F32, gguf.F16, gguf.BF16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1,
+	gguf.Q2_K, gguf.Q3_K, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K,
+}
+
+// RunOpSuite runs every op of the kernel interface on backends made by
+// newBackend (one per subtest, closed afterwards) against the references.
+func RunOpSuite(t *testing.T, newBackend func() gpu.Backend) {
+	cases := []struct {
+		name string
+		f    func(t *testing.T, be gpu.Backend)
+	}{
+		{"MatMul", testMatMul},
+		{"MatMulBatched", testMatMulBatched},
+		{"MatMulStrided", testMatMulStrided},
+		{"MatMulID", testMatMulID},
+		{"Embed", testEmbed},
+		{"RMSNorm", testRMSNorm},
+		{"Rope", testRope},
+		{"KVStore", testKVStore},
+		{"Attention", testAttention},
+		{"Elementwise", testElementwise},
+		{"Copy", testCopy},
+		{"Route", testRoute},
+		{"WeightedSum", testWeightedSum},
+		{"ArgmaxTopK", testArgmaxTopK},
+		{"Graph", testGraph},
+		{"Validation", testValidation},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			be := newBackend()
+			defer be.Close()
+			c.f(t, be)
+		})
+	}
+}
+
+// weightK is the row length used for type wt: not a power of two, a
+// multiple of the block size.
+func weightKs(wt gguf.TensorType) []int {
+	switch wt.BlockSize() {
+	case 256:
+		return []int{768}
+	case 32:
+		return []int{288, 96}
+	}
+	return []int{160, 67}
+}
