@@ -31,6 +31,12 @@ func dotSizes(t gguf.TensorType) []int {
 // as a multiple of its block's absolute maximum: half a step of amax/127,
 // plus (for the f16 scale of Q8_0/Q8_1) 127 times the scale's rounding.
 func actTol(w gguf.TensorType) float64 {
+	switch w {
+	case gguf.F16:
+		return 0x1p-11 // activations rounded to half, as llama.cpp does
+	case gguf.BF16:
+		return 0x1p-8
+	}
 	switch ActType(w) {
 	case gguf.Q8_0, gguf.Q8_1:
 		return (0.5 + 127.0/2048) / 127

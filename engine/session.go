@@ -1,0 +1,358 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/emberllm/ember/engine/chat"
+	"github.com/emberllm/ember/engine/model"
+	"github.com/emberllm/ember/engine/sample"
+	"github.com/emberllm/ember/gpu"
+)
+
+// Request is one generation.
+type Request struct {
+	// Prompt is plain text; with Raw it is sent untouched, otherwise it is
+	// the content of one user message formatted by the chat template.
+	Prompt string
+	// Messages is a conversation; it takes precedence over Prompt.
+	Messages []chat.Message
+	Raw      bool
+	// Think switches reasoning on or off; nil is the model's default.
+	Think     *bool
+	Sample    sample.Options
+	MaxTokens int // 0: until the context is full or a stop
+	Stop      []string
+	// IgnoreEOS keeps generating past end-of-generation tokens (benchmarks).
+	IgnoreEOS bool
+}
+
+// Event is one generated token and the text it completes. Text is content;
+// Reasoning is text inside the model's thinking block.
+type Event struct {
+	Token     int32
+	Text      string
+	Reasoning string
+}
+
+// Stats describe one generation.
+type Stats struct {
+	PromptTokens    int
+	ReusedTokens    int // prompt tokens whose cache was kept from the previous turn
+	GeneratedTokens int
+	Prefill         time.Duration
+	Decode          time.Duration
+	TimeToFirst     time.Duration
+	StopReason      string // "stop" (EOS or stop string), "length", "cancelled"
+}
+
+// PrefillRate is prompt tokens computed per second.
+func (s Stats) PrefillRate() float64 {
+	return rate(s.PromptTokens-s.ReusedTokens, s.Prefill)
+}
+
+// DecodeRate is generated tokens per second after the first.
+func (s Stats) DecodeRate() float64 { return rate(s.GeneratedTokens-1, s.Decode) }
+
+func rate(n int, d time.Duration) float64 {
+	if n <= 0 || d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+// Result is what Generate returns besides the streamed events.
+type Result struct {
+	Text      string
+	Reasoning string
+	Tokens    []int32
+	Stats     Stats
+}
+
+// ErrContextFull is returned when a prompt does not fit the context.
+var ErrContextFull = errors.New("prompt does not fit the context")
+
+// prefillChunks are the step sizes compiled for prompts; a prompt runs as
+// the fewest steps of these sizes.
+var prefillChunks = []int{256, 32, 4, 1}
+
+// Session is one conversation with its own KV cache. It is not safe for
+// concurrent use.
+type Session struct {
+	e       *Engine
+	cache   *model.Cache
+	steps   map[int]*model.Step
+	history []int32 // tokens whose keys and values are in the cache, in order
+	logits  []float32
+	tokbuf  []byte
+	// lastRun is the step that evaluated the most recent token: its Logits
+	// and Next buffers hold that token's outputs.
+	lastRun *model.Step
+}
+
+// NewSession allocates a session's KV cache.
+func (e *Engine) NewSession() (*Session, error) {
+	c, err := e.Model.NewCache(e.Context)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab)}, nil
+}
+
+// Reset forgets the conversation (the cache is simply overwritten later).
+func (s *Session) Reset() { s.history = s.history[:0] }
+
+// History is the tokens currently in the cache.
+func (s *Session) History() []int32 { return s.history }
+
+func (s *Session) step(t int) (*model.Step, error) {
+	if st, ok := s.steps[t]; ok {
+		return st, nil
+	}
+	st, err := s.e.Model.NewStep(s.cache, t)
+	if err != nil {
+		return nil, err
+	}
+	s.steps[t] = st
+	return st, nil
+}
+
+// Prompt turns a request into the text the model sees.
+func (s *Session) Prompt(req Request) (string, error) {
+	if req.Raw {
+		if len(req.Messages) > 0 {
+			return "", errors.New("a raw request takes a prompt, not messages")
+		}
+		return req.Prompt, nil
+	}
+	msgs := req.Messages
+	if len(msgs) == 0 {
+		msgs = []chat.Message{{Role: "user", Content: req.Prompt}}
+	}
+	return s.e.Chat.Render(msgs, chat.Options{AddGenerationPrompt: true, Thinking: req.Think})
+}
+
+// Tokenize encodes a prompt as the model sees it: BOS as the file says and
+// special tokens recognised.
+func (s *Session) Tokenize(prompt string) []int32 {
+	return s.e.Tokenizer.Encode(prompt, true, true)
+}
+
+// Eval runs tokens through the model after the first keep tokens of the
+// cache, leaving the last token's logits ready. It returns the number of
+// cached tokens kept.
+func (s *Session) eval(ctx context.Context, ids []int32) (kept int, err error) {
+	if len(ids) == 0 {
+		return 0, errors.New("empty prompt")
+	}
+	if len(ids) > s.cache.Ctx {
+		return 0, fmt.Errorf("%w: the prompt is %d tokens and the context %d", ErrContextFull, len(ids), s.cache.Ctx)
+	}
+	// Keep the longest common prefix, but always recompute the last token so
+	// that its logits exist.
+	for kept < len(s.history) && kept < len(ids)-1 && s.history[kept] == ids[kept] {
+		kept++
+	}
+	s.history = append(s.history[:kept], ids[kept:]...)
+	pos := kept
+	for pos < len(ids) {
+		if err := ctx.Err(); err != nil {
+			s.history = s.history[:pos]
+			return kept, err
+		}
+		n := len(ids) - pos
+		size := 1
+		for _, c := range prefillChunks {
+			if c <= n {
+				size = c
+				break
+			}
+		}
+		if err := s.run(ids[pos:pos+size], pos); err != nil {
+			s.history = s.history[:pos]
+			return kept, err
+		}
+		pos += size
+	}
+	return kept, nil
+}
+
+func (s *Session) run(ids []int32, pos int) error {
+	st, err := s.step(len(ids))
+	if err != nil {
+		return err
+	}
+	if cap(s.tokbuf) < 4*len(ids) {
+		s.tokbuf = make([]byte, 4*len(ids))
+	}
+	b := s.tokbuf[:4*len(ids)]
+	for i, id := range ids {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(id))
+	}
+	if err := st.Tokens.Write(0, b); err != nil {
+		return err
+	}
+	s.lastRun = st
+	return st.Program.Run(gpu.Params{Pos: pos})
+}
+
+// Logits reads the last evaluated token's logits.
+func (s *Session) Logits() ([]float32, error) {
+	st := s.lastRun
+	if st == nil {
+		return nil, errors.New("nothing evaluated yet")
+	}
+	raw := make([]byte, 4*len(s.logits))
+	if err := st.Logits.Read(0, raw); err != nil {
+		return nil, err
+	}
+	for i := range s.logits {
+		s.logits[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return s.logits, nil
+}
+
+func (s *Session) argmax() (int32, error) {
+	var b [4]byte
+	if err := s.lastRun.Next.Read(0, b[:]); err != nil {
+		return 0, err
+	}
+	return int32(binary.LittleEndian.Uint32(b[:])), nil
+}
+
+// Generate runs a request, calling emit for every token (emit may be nil;
+// an error from emit stops generation and is returned).
+func (s *Session) Generate(ctx context.Context, req Request, emit func(Event) error) (*Result, error) {
+	if err := req.Sample.Validate(); err != nil {
+		return nil, err
+	}
+	prompt, err := s.Prompt(req)
+	if err != nil {
+		return nil, err
+	}
+	if !req.Raw && s.e.Tokenizer.AddBOS() {
+		// Templates write the BOS text themselves; the tokenizer adds BOS too,
+		// so drop the written one rather than start with two (as llama.cpp does).
+		prompt = s.e.Chat.TrimBOS(prompt)
+	}
+	ids := s.Tokenize(prompt)
+	return s.GenerateTokens(ctx, ids, req, s.e.Chat.PromptStartsInReasoning(prompt), emit)
+}
+
+// GenerateTokens is Generate from already tokenized input.
+func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, inReasoning bool, emit func(Event) error) (*Result, error) {
+	res := &Result{}
+	st := &res.Stats
+	st.PromptTokens = len(ids)
+	start := time.Now()
+	kept, err := s.eval(ctx, ids)
+	st.ReusedTokens = kept
+	st.Prefill = time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			st.StopReason = "cancelled"
+			return res, ctx.Err()
+		}
+		return nil, err
+	}
+
+	tok := s.e.Tokenizer
+	smp := sample.New(req.Sample)
+	stops := sample.NewStopStrings(req.Stop)
+	dec := tok.NewDecoder()
+	think := chat.NewThinkSplitter(inReasoning)
+	var content, reasoning strings.Builder
+	decodeStart := time.Now()
+	limit := req.MaxTokens
+	if room := s.cache.Ctx - len(s.history); limit <= 0 || limit > room+1 {
+		limit = room + 1
+	}
+	st.StopReason = "length"
+
+	emitText := func(id int32, text string) error {
+		r, c := think.Feed(text)
+		reasoning.WriteString(r)
+		content.WriteString(c)
+		if emit != nil && (r != "" || c != "" || id >= 0) {
+			return emit(Event{Token: id, Text: c, Reasoning: r})
+		}
+		return nil
+	}
+
+	for len(res.Tokens) < limit {
+		if err := ctx.Err(); err != nil {
+			st.StopReason = "cancelled"
+			break
+		}
+		var next int32
+		if smp.IsGreedy() && !smp.HasPenalties() {
+			// The device's argmax is the answer: read back 4 bytes, not the logits.
+			next, err = s.argmax()
+		} else {
+			var logits []float32
+			if logits, err = s.Logits(); err == nil {
+				next = smp.Sample(logits, s.history)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if next == sample.NoToken {
+			return nil, errors.New("the model produced no usable logits (all NaN or -Inf)")
+		}
+		if len(res.Tokens) == 0 {
+			st.TimeToFirst = time.Since(start)
+			decodeStart = time.Now()
+		}
+		if tok.IsEOG(next) && !req.IgnoreEOS {
+			st.StopReason = "stop"
+			break
+		}
+		res.Tokens = append(res.Tokens, next)
+		st.GeneratedTokens++
+		text, stopped := stops.Feed(dec.Add(next))
+		if err := emitText(next, text); err != nil {
+			return res, err
+		}
+		if stopped {
+			st.StopReason = "stop"
+			break
+		}
+		if len(res.Tokens) >= limit || len(s.history) >= s.cache.Ctx {
+			break
+		}
+		pos := len(s.history)
+		s.history = append(s.history, next)
+		if err := s.run([]int32{next}, pos); err != nil {
+			return nil, err
+		}
+	}
+	if st.StopReason != "stop" {
+		if err := emitText(-1, stops.Flush()+dec.Flush()); err != nil {
+			return res, err
+		}
+	}
+	r, c := think.Flush()
+	reasoning.WriteString(r)
+	content.WriteString(c)
+	st.Decode = time.Since(decodeStart)
+	res.Text, res.Reasoning = content.String(), reasoning.String()
+	if st.StopReason == "cancelled" {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// DecodeKernels is the number of kernels one decode step dispatches (0
+// before the first decode).
+func (s *Session) DecodeKernels() int {
+	if st, ok := s.steps[1]; ok {
+		return st.Program.Kernels()
+	}
+	return 0
+}
