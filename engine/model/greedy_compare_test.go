@@ -1,0 +1,116 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emberllm/ember/internal/oracle"
+)
+
+// Parity with llama.cpp is checked along llama.cpp's own greedy path:
+// ember is fed the tokens llama.cpp chose (teacher forcing), so one
+// disagreement does not send the two down different continuations, and at
+// every step ember's choice is compared with llama.cpp's.
+//
+// Most steps agree to about 1e-6 in log-probability. On some steps ember's
+// logits still differ from llama.cpp's by up to a few hundredths (a known,
+// not yet explained deviation on quantized weights, see the issue tracker),
+// which on these tiny, flat-distribution models can flip a choice. The
+// bounds below admit that and nothing larger: a wrong kernel, rope or norm
+// disagrees on most steps and by a wide margin.
+const (
+	// minAgree is the fraction of steps where ember's choice must be
+	// llama.cpp's.
+	minAgree = 0.85
+	// maxGap bounds, as a fraction of the spread between the largest and
+	// the median logit, how far below ember's choice llama.cpp's may be.
+	maxGap = 0.04
+)
+
+// compareGreedy runs llama.cpp once over every model (64 greedy tokens
+// each) and checks ember against each continuation. far is how many steps
+// may break maxGap: mixture-of-experts models, where a near tie between
+// two experts' router scores can send a token to another expert and move
+// the logits a long way, get two in 64.
+func compareGreedy(t *testing.T, names, paths []string, prompt []int32, far int) {
+	t.Helper()
+	const n = 64
+	got, err := oracle.Node("greedy_many.mjs", append([]string{"64", joinIDs(prompt, ",")}, paths...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) != len(paths) {
+		t.Fatalf("llama.cpp printed %d lines for %d models:\n%s", len(lines), len(paths), got)
+	}
+	for i, path := range paths {
+		t.Run(names[i], func(t *testing.T) {
+			want := parseIDs(t, lines[i])
+			if len(want) == 0 {
+				t.Fatalf("llama.cpp generated nothing")
+			}
+			steps := len(want)
+			if steps < n {
+				steps++ // the step where llama.cpp chose an end token
+			}
+			ids, logits := emberGreedy(t, path, prompt, steps, want...)
+			agree := 0
+			for k, id := range ids {
+				if k == len(want) {
+					// llama.cpp stopped here at an end-of-generation token,
+					// which it does not print: ember must end too.
+					if !eog(t, path, id) {
+						t.Errorf("step %d: llama.cpp ended generation; ember chose %d, not an end token", k, id)
+					} else {
+						agree++
+					}
+					continue
+				}
+				if id == want[k] {
+					agree++
+					continue
+				}
+				l := logits[k]
+				spread := l[id] - median(l)
+				gap := l[id] - l[want[k]]
+				if gap > maxGap*spread {
+					msg := fmt.Sprintf("step %d: llama.cpp chose %d, which ember scores %.4f below its choice %d (spread %.3f)", k, want[k], gap, id, spread)
+					if far--; far < 0 {
+						t.Error(msg)
+					} else {
+						t.Log(msg + ": allowed once (an expert routing tie)")
+					}
+				}
+			}
+			frac := float64(agree) / float64(len(ids))
+			t.Logf("%d of %d steps choose llama.cpp's token", agree, len(ids))
+			if frac < minAgree {
+				t.Errorf("only %d of %d steps agree with llama.cpp\n llama: %s\n ember: %s", agree, len(ids), joinIDs(want, " "), joinIDs(ids, " "))
+			}
+		})
+	}
+}
+
+func median(x []float32) float32 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func parseIDs(t *testing.T, line string) []int32 {
+	t.Helper()
+	var out []int32
+	for _, f := range strings.Fields(line) {
+		var v int32
+		for _, c := range f {
+			if c < '0' || c > '9' {
+				t.Fatalf("llama.cpp printed %q", line)
+			}
+			v = v*10 + c - '0'
+		}
+		out = append(out, v)
+	}
+	return out
+}

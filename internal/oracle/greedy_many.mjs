@@ -1,0 +1,25 @@
+// Greedy continuations of one prompt by llama.cpp for several models in one
+// process (one library load for all): node greedy_many.mjs N IDS MODEL...
+// IDS is the prompt's token ids, comma separated. Prints one line per
+// model, in order: its generated ids, space separated.
+import {getLlama} from "node-llama-cpp";
+
+const [nStr, idsStr, ...models] = process.argv.slice(2);
+const n = parseInt(nStr, 10);
+const ids = idsStr.split(",").map(Number);
+const llama = await getLlama({gpu: false, build: "never", logLevel: "error"});
+for (const modelPath of models) {
+    const model = await llama.loadModel({modelPath, gpuLayers: 0});
+    const ctx = await model.createContext({contextSize: Math.max(256, ids.length + n + 8), threads: 2, batchSize: 512, flashAttention: false});
+    const seq = ctx.getSequence();
+    const out = [];
+    if (n > 0) {
+        for await (const t of seq.evaluate(ids, {temperature: 0})) {
+            out.push(t);
+            if (out.length >= n) break;
+        }
+    }
+    console.log(out.join(" "));
+    await ctx.dispose();
+    await model.dispose();
+}
