@@ -2,6 +2,7 @@
 GO      ?= go
 MODEL   ?= $(wildcard ../shared/models/stories260K.gguf)
 PROMPT  ?= Once upon a time
+COUNT   ?= 128
 EMBER   := bin/ember
 
 .PHONY: all build run test deps oracle vet cross fuzz clean
@@ -18,8 +19,9 @@ oracle: deps
 
 run: build
 	@if [ -z "$(MODEL)" ]; then \
-	  echo "make run: no model found. Point it at a GGUF file: make run MODEL=path/to/model.gguf"; exit 2; fi
-	$(EMBER) inspect $(MODEL)
+	  echo "make run: no model found (../shared/models/stories260K.gguf is absent)."; \
+	  echo "Point it at a GGUF file: make run MODEL=path/to/model.gguf [PROMPT='...']"; exit 2; fi
+	$(EMBER) run --model $(MODEL) --prompt "$(PROMPT)" --count $(COUNT)
 
 vet:
 	$(GO) vet ./...

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"text/tabwriter"
+
+	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/engine/sample"
+)
+
+func init() {
+	register("bench", "measure prefill and decode speed (like llama-bench)", runBench)
+}
+
+func runBench(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var mf modelFlags
+	mf.register(fs)
+	nPrompt := fs.Int("p", 512, "prompt tokens to prefill")
+	nGen := fs.Int("n", 128, "tokens to generate")
+	reps := fs.Int("r", 3, "repetitions")
+	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *reps < 1 || *nPrompt < 1 || *nGen < 1 {
+		return fmt.Errorf("-p, -n and -r must be positive")
+	}
+	if mf.ctx == 0 {
+		mf.ctx = *nPrompt + *nGen + 1
+	}
+	e, err := mf.load()
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if *nPrompt+*nGen > e.Context {
+		return fmt.Errorf("-p %d plus -n %d exceeds the context of %d", *nPrompt, *nGen, e.Context)
+	}
+	e.Describe(os.Stderr)
+	rng := rand.New(rand.NewPCG(1, 2))
+	prompt := make([]int32, *nPrompt)
+	for i := range prompt {
+		prompt[i] = benchToken(e, rng)
+	}
+	var pre, dec []float64
+	var kernels int
+	for r := 0; r < *reps; r++ {
+		s, err := e.NewSession()
+		if err != nil {
+			return err
+		}
+		greedy := sample.DefaultOptions()
+		greedy.Temperature = 0
+		// A one-token run first compiles the graphs outside the timing.
+		if _, err := s.GenerateTokens(context.Background(), prompt[:1], engine.Request{Sample: greedy, MaxTokens: 2, IgnoreEOS: true}, false, nil); err != nil {
+			return err
+		}
+		s.Reset()
+		res, err := s.GenerateTokens(context.Background(), prompt, engine.Request{Sample: greedy, MaxTokens: *nGen, IgnoreEOS: true}, false, nil)
+		if err != nil {
+			return err
+		}
+		pre = append(pre, res.Stats.PrefillRate())
+		dec = append(dec, res.Stats.DecodeRate())
+		kernels = s.DecodeKernels()
+		fmt.Fprintf(os.Stderr, "rep %d: prefill %.1f tok/s, decode %.1f tok/s\n", r+1, pre[r], dec[r])
+	}
+	pm, ps := meanSD(pre)
+	dm, ds := meanSD(dec)
+	perTok := e.Model.DecodeBytes()
+	threads := mf.threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	if *asJSON {
+		return json.NewEncoder(os.Stdout).Encode(map[string]any{
+			"arch": e.Model.Config.Arch, "backend": e.Backend.Name(), "threads": threads,
+			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps,
+			"prefill_mean": pm, "prefill_sd": ps, "decode_mean": dm, "decode_sd": ds,
+			"kernels_per_token": kernels, "weight_bytes_per_token": perTok,
+			"prefill": pre, "decode": dec,
+		})
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "model\tbackend\tthreads\ttest\ttok/s\tms/token\tkernels/token\tweight MB/token\tGB/s\t")
+	name := fmt.Sprintf("%s %.0fM", e.Model.Config.Arch, float64(e.Model.WeightBytes)/1e6)
+	fmt.Fprintf(tw, "%s\t%s\t%d\tpp%d\t%.2f ± %.2f\t%.3f\t\t\t\t\n", name, e.Backend.Name(), threads, *nPrompt, pm, ps, 1000/pm)
+	fmt.Fprintf(tw, "%s\t%s\t%d\ttg%d\t%.2f ± %.2f\t%.3f\t%d\t%.1f\t%.1f\t\n", name, e.Backend.Name(), threads, *nGen, dm, ds, 1000/dm, kernels, float64(perTok)/1e6, float64(perTok)*dm/1e9)
+	return tw.Flush()
+}
+
+// benchToken draws a random ordinary token, as llama-bench fills prompts.
+func benchToken(e *engine.Engine, rng *rand.Rand) int32 {
+	v := e.Tokenizer.VocabSize()
+	for {
+		id := int32(rng.IntN(v))
+		if !e.Tokenizer.IsControl(id) && !e.Tokenizer.IsEOG(id) {
+			return id
+		}
+	}
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	var m float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	var v float64
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	if len(xs) > 1 {
+		v /= float64(len(xs) - 1)
+	}
+	return m, math.Sqrt(v)
+}
