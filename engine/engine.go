@@ -28,6 +28,9 @@ type Options struct {
 	Backend gpu.Backend
 	// Threads for the CPU backend; 0 means one per core.
 	Threads int
+	// Mapped keeps the CPU backend's weights in the file mapping rather
+	// than copying them (less memory, slower decode on some machines).
+	Mapped bool
 	// Context is the number of positions of each session's KV cache.
 	Context int
 }
@@ -70,7 +73,7 @@ func New(r *gguf.Reader, opts Options) (*Engine, error) {
 	}
 	be := opts.Backend
 	if be == nil {
-		be = cpu.New(opts.Threads)
+		be = cpu.NewWith(cpu.Options{Threads: opts.Threads, Mapped: opts.Mapped})
 	}
 	m, err := model.Load(r, be)
 	if err != nil {

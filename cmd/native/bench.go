@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"text/tabwriter"
 
 	"github.com/emberllm/ember/engine"
@@ -27,8 +28,20 @@ func runBench(args []string) error {
 	nGen := fs.Int("n", 128, "tokens to generate")
 	reps := fs.Int("r", 3, "repetitions")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *reps < 1 || *nPrompt < 1 || *nGen < 1 {
 		return fmt.Errorf("-p, -n and -r must be positive")

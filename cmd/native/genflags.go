@@ -18,6 +18,7 @@ type modelFlags struct {
 	threads int
 	backend string
 	verbose bool
+	mmap    bool
 }
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
@@ -26,13 +27,14 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&m.threads, "threads", 0, "CPU threads (default: one per core)")
 	fs.StringVar(&m.backend, "backend", "cpu", "backend: cpu")
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
+	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
 }
 
 func (m *modelFlags) load() (*engine.Engine, error) {
 	if m.model == "" {
 		return nil, fmt.Errorf("no model given: pass --model FILE.gguf")
 	}
-	be, err := newBackend(m.backend, m.threads)
+	be, err := newBackend(m.backend, m.threads, m.mmap)
 	if err != nil {
 		return nil, err
 	}
@@ -47,10 +49,10 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	return e, nil
 }
 
-func newBackend(name string, threads int) (gpu.Backend, error) {
+func newBackend(name string, threads int, mapped bool) (gpu.Backend, error) {
 	switch name {
 	case "cpu", "auto", "":
-		return cpu.New(threads), nil
+		return cpu.NewWith(cpu.Options{Threads: threads, Mapped: mapped}), nil
 	}
 	return nil, fmt.Errorf("unknown backend %q (available: cpu)", name)
 }

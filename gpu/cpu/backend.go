@@ -11,18 +11,35 @@ import (
 // Backend runs graphs on the host's cores through one worker pool.
 type Backend struct {
 	threads int
+	mapped  bool
 	pool    *pool
 }
 
 var _ gpu.Backend = (*Backend)(nil)
 
-// New makes a backend running on threads workers (the calling goroutine is
-// one of them); threads <= 0 means one per CPU.
-func New(threads int) *Backend {
-	if threads <= 0 {
-		threads = runtime.NumCPU()
+// Options configure a backend.
+type Options struct {
+	// Threads is the number of workers (the calling goroutine is one of
+	// them); 0 means one per CPU.
+	Threads int
+	// Mapped keeps weights in the memory Weight is given (a mapping of the
+	// model file) instead of copying them into the process's own memory.
+	// Mapped weights cost no memory beyond the page cache, but streaming
+	// file-backed pages can be several times slower: 8.6 against 26.7
+	// decode tok/s on a 1B Q4_0 model on this project's VMs.
+	Mapped bool
+}
+
+// New makes a backend running on threads workers, copying weights into
+// its own memory; threads <= 0 means one per CPU.
+func New(threads int) *Backend { return NewWith(Options{Threads: threads}) }
+
+// NewWith makes a backend with the given options.
+func NewWith(o Options) *Backend {
+	if o.Threads <= 0 {
+		o.Threads = runtime.NumCPU()
 	}
-	return &Backend{threads: threads, pool: newPool(threads)}
+	return &Backend{threads: o.Threads, mapped: o.Mapped, pool: newPool(o.Threads)}
 }
 
 // Threads is the number of workers.
@@ -30,8 +47,9 @@ func (b *Backend) Threads() int { return b.threads }
 
 func (b *Backend) Name() string { return fmt.Sprintf("cpu(%d threads)", b.threads) }
 
-// Weight keeps data as it is (never writing to it); only data that is not
-// aligned for its element type is copied.
+// Weight copies data into the backend's memory, or with Options.Mapped
+// keeps it as it is (never writing to it), copying only data that is not
+// aligned for its element type.
 func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (gpu.Buffer, error) {
 	n, err := checkShape(typ, shape)
 	if err != nil {
@@ -40,7 +58,7 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 	if len(data) != n {
 		return nil, fmt.Errorf("cpu: weight %s: %s%v takes %d bytes, got %d", name, typ, shape, n, len(data))
 	}
-	if align := min(typ.TypeSize(), 4); typ.BlockSize() == 1 && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%uintptr(align) != 0 {
+	if align := min(typ.TypeSize(), 4); !b.mapped || typ.BlockSize() == 1 && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%uintptr(align) != 0 {
 		c := alignedBytes(n)
 		copy(c, data)
 		data = c
