@@ -10,7 +10,7 @@ import (
 )
 
 func testEmbed(t *testing.T, be gpu.Backend) {
-	for _, wt := range WeightTypes {
+	for _, wt := range activeWeightTypes {
 		t.Run(wt.String(), func(t *testing.T) {
 			D, V, T := weightKs(wt)[0], 29, 5
 			e := newEnv(t, be, 3+uint64(wt), T)

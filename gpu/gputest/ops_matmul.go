@@ -22,7 +22,7 @@ func productRefs(wt gguf.TensorType, w []float64, K, N, B, T int, col func(b, t 
 }
 
 func testMatMul(t *testing.T, be gpu.Backend) {
-	for _, wt := range WeightTypes {
+	for _, wt := range activeWeightTypes {
 		for _, K := range weightKs(wt) {
 			for _, T := range []int{1, 3, 17} {
 				t.Run(name(wt, "/K", K, "/T", T), func(t *testing.T) {

@@ -1,0 +1,135 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// Backend is one WebGPU device.
+type Backend struct {
+	inst      *wgpu.Instance
+	adapter   *wgpu.Adapter
+	dev       *wgpu.Device
+	queue     *wgpu.Queue
+	info      wgpu.AdapterInfo
+	limits    wgpu.Limits
+	f16       bool
+	subgroups bool
+	pipelines map[string]*wgpu.ComputePipeline
+	closed    bool
+}
+
+var _ gpu.Backend = (*Backend)(nil)
+
+// Open finds an adapter (a discrete GPU first) and opens a device with the
+// adapter's own limits, so large weights fit, and its f16 and subgroup
+// features when it has them.
+func Open(o Options) (gpu.Backend, error) {
+	wgpu.SetLogLevel(wgpu.LogLevelError)
+	inst := wgpu.CreateInstance(nil)
+	ad, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{
+		PowerPreference:      wgpu.PowerPreferenceHighPerformance,
+		ForceFallbackAdapter: o.ForceFallback,
+	})
+	if err != nil || ad == nil {
+		inst.Release()
+		return nil, fmt.Errorf("webgpu: no adapter found (is a Vulkan driver installed? on Debian: apt-get install libvulkan1 mesa-vulkan-drivers): %v", err)
+	}
+	b := &Backend{inst: inst, adapter: ad, info: ad.GetInfo(), limits: ad.GetLimits(), pipelines: map[string]*wgpu.ComputePipeline{}}
+	var feats []wgpu.FeatureName
+	if ad.HasFeature(wgpu.FeatureNameShaderF16) {
+		b.f16 = true
+		feats = append(feats, wgpu.FeatureNameShaderF16)
+	}
+	if ad.HasFeature(wgpu.NativeFeatureSubgroup) {
+		b.subgroups = true
+		feats = append(feats, wgpu.NativeFeatureSubgroup)
+	}
+	// The defaults, raised where the adapter allows to what large models
+	// and ember's kernels need.
+	lim := wgpu.DefaultLimits()
+	al := b.limits
+	lim.MaxStorageBufferBindingSize = al.MaxStorageBufferBindingSize
+	lim.MaxBufferSize = al.MaxBufferSize
+	lim.MaxStorageBuffersPerShaderStage = max(lim.MaxStorageBuffersPerShaderStage, min(al.MaxStorageBuffersPerShaderStage, 10))
+	lim.MaxComputeWorkgroupStorageSize = al.MaxComputeWorkgroupStorageSize
+	lim.MaxComputeInvocationsPerWorkgroup = al.MaxComputeInvocationsPerWorkgroup
+	lim.MaxComputeWorkgroupSizeX = al.MaxComputeWorkgroupSizeX
+	b.limits = lim
+	dev, err := ad.RequestDevice(&wgpu.DeviceDescriptor{Label: "ember", RequiredFeatures: feats, RequiredLimits: &lim})
+	if err != nil {
+		ad.Release()
+		inst.Release()
+		return nil, fmt.Errorf("webgpu: opening %s: %w", b.info.Device, err)
+	}
+	b.dev = dev
+	b.queue = dev.GetQueue()
+	return b, nil
+}
+
+func (b *Backend) Name() string { return "webgpu(" + b.info.Device + ")" }
+
+// Software reports whether the adapter renders on the CPU (lavapipe,
+// SwiftShader, WARP).
+func (b *Backend) Software() bool { return b.info.AdapterType == wgpu.AdapterTypeCPU }
+
+// Describe writes the adapter and the limits that matter to ember.
+func (b *Backend) Describe(w io.Writer) {
+	fmt.Fprintf(w, "webgpu adapter: %s (%s, %s, driver %s); f16 %v, subgroups %v; max storage binding %d MiB, max buffer %d MiB, workgroup storage %d KiB\n",
+		b.info.Device, b.info.AdapterType, b.info.BackendType, b.info.Description, b.f16, b.subgroups,
+		b.limits.MaxStorageBufferBindingSize>>20, b.limits.MaxBufferSize>>20, b.limits.MaxComputeWorkgroupStorageSize>>10)
+}
+
+// Weight uploads a tensor's bytes in their file layout.
+func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (gpu.Buffer, error) {
+	buf, err := b.newBuffer(name, typ, shape)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) != buf.size {
+		buf.release()
+		return nil, fmt.Errorf("webgpu: weight %s: %s%v takes %d bytes, got %d", name, typ, shape, buf.size, len(data))
+	}
+	if err := buf.Write(0, data); err != nil {
+		buf.release()
+		return nil, err
+	}
+	buf.readOnly = true
+	return buf, nil
+}
+
+// Alloc makes a zero-filled buffer.
+func (b *Backend) Alloc(name string, typ gpu.Type, shape [4]int) (gpu.Buffer, error) {
+	return b.newBuffer(name, typ, shape)
+}
+
+// Sync waits for all submitted work.
+func (b *Backend) Sync() error {
+	if b.closed {
+		return errors.New("webgpu: the backend is closed")
+	}
+	b.dev.Poll(true, nil)
+	return nil
+}
+
+func (b *Backend) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	for _, p := range b.pipelines {
+		p.Release()
+	}
+	b.queue.Release()
+	b.dev.Release()
+	b.adapter.Release()
+	b.inst.Release()
+	return nil
+}

@@ -1,0 +1,133 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"fmt"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// buffer is one storage buffer. WebGPU sizes and copies go in 4-byte
+// units, so the device buffer is the tensor's bytes rounded up to 4.
+type buffer struct {
+	be       *Backend
+	name     string
+	typ      gpu.Type
+	shape    [4]int
+	size     int // the tensor's bytes
+	buf      *wgpu.Buffer
+	readOnly bool
+	// shadow is the host's copy of a small I32 buffer (token and expert
+	// ids), so runs can check ids the host wrote without a readback.
+	shadow []byte
+}
+
+// shadowMax is the largest I32 buffer kept on the host as well.
+const shadowMax = 1 << 20
+
+func (b *Backend) newBuffer(name string, typ gpu.Type, shape [4]int) (*buffer, error) {
+	if b.closed {
+		return nil, fmt.Errorf("webgpu: buffer %s: the backend is closed", name)
+	}
+	for _, d := range shape {
+		if d <= 0 {
+			return nil, fmt.Errorf("webgpu: buffer %s: shape %v has a dimension below 1", name, shape)
+		}
+	}
+	if shape[0]%typ.BlockSize() != 0 {
+		return nil, fmt.Errorf("webgpu: buffer %s: rows of %d are not whole %s blocks", name, shape[0], typ)
+	}
+	n := gpu.Bytes(typ, shape)
+	padded := uint64(n+3) &^ 3
+	if padded > b.limits.MaxStorageBufferBindingSize {
+		return nil, fmt.Errorf("webgpu: buffer %s of %d MiB exceeds this adapter's %d MiB storage binding limit (splitting large tensors across bindings is not implemented yet)",
+			name, n>>20, b.limits.MaxStorageBufferBindingSize>>20)
+	}
+	wb, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{
+		Label: name,
+		Size:  padded,
+		Usage: wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst | wgpu.BufferUsageCopySrc,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("webgpu: buffer %s (%d bytes): %w", name, n, err)
+	}
+	nb := &buffer{be: b, name: name, typ: typ, shape: shape, size: n, buf: wb}
+	if typ == gpu.Type(tI32) && n <= shadowMax {
+		nb.shadow = make([]byte, n)
+	}
+	return nb, nil
+}
+
+func (b *buffer) Type() gpu.Type { return b.typ }
+func (b *buffer) Shape() [4]int  { return b.shape }
+func (b *buffer) release()       { b.buf.Release() }
+
+// Write copies src to byte offset off. Offsets must be 4-aligned; a length
+// that is not is padded with zeros, which is only allowed at the end.
+func (b *buffer) Write(off int, src []byte) error {
+	if b.readOnly {
+		return fmt.Errorf("webgpu: %s is a read-only weight", b.name)
+	}
+	if off < 0 || off+len(src) > b.size {
+		return fmt.Errorf("webgpu: write of %d bytes at %d past the %d bytes of %s", len(src), off, b.size, b.name)
+	}
+	if off%4 != 0 || (len(src)%4 != 0 && off+len(src) != b.size) {
+		return fmt.Errorf("webgpu: write of %d bytes at %d to %s is not 4-byte aligned", len(src), off, b.name)
+	}
+	if b.shadow != nil {
+		copy(b.shadow[off:], src)
+	}
+	if len(src)%4 != 0 {
+		src = append(append([]byte(nil), src...), make([]byte, 4-len(src)%4)...)
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	return b.be.queue.TryWriteBuffer(b.buf, uint64(off), src)
+}
+
+// Read copies bytes from off into dst through a mapped staging buffer,
+// waiting for the work submitted before.
+func (b *buffer) Read(off int, dst []byte) error {
+	if off < 0 || off+len(dst) > b.size {
+		return fmt.Errorf("webgpu: read of %d bytes at %d past the %d bytes of %s", len(dst), off, b.size, b.name)
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	lo := off &^ 3
+	hi := (off + len(dst) + 3) &^ 3
+	be := b.be
+	stage, err := be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: "readback", Size: uint64(hi - lo), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst})
+	if err != nil {
+		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+	}
+	defer stage.Release()
+	enc, err := be.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	if err := enc.TryCopyBufferToBuffer(b.buf, uint64(lo), stage, 0, uint64(hi-lo)); err != nil {
+		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+	}
+	cmd, err := enc.TryFinish(nil)
+	if err != nil {
+		return err
+	}
+	defer cmd.Release()
+	be.queue.Submit(cmd)
+	status := wgpu.MapAsyncStatus(0)
+	if err := stage.TryMapAsync(wgpu.MapModeRead, 0, uint64(hi-lo), func(s wgpu.MapAsyncStatus) { status = s }); err != nil {
+		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+	}
+	be.dev.Poll(true, nil)
+	if status != wgpu.MapAsyncStatusSuccess {
+		return fmt.Errorf("webgpu: read %s: mapping failed (%v)", b.name, status)
+	}
+	copy(dst, stage.GetMappedRange(0, uint(hi-lo))[off-lo:])
+	return stage.TryUnmap()
+}

@@ -1,0 +1,317 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/wgsl"
+)
+
+const (
+	tF32 = gguf.F32
+	tF16 = gguf.F16
+	tI32 = gguf.I32
+	// paramWords is the size of every kernel's parameter block (the
+	// uniform array<vec4<u32>, 16> of common.wgsl).
+	paramWords = 64
+	// maxGroups is WebGPU's smallest guaranteed workgroup count per
+	// dimension; larger grids spill into y.
+	maxGroups = 65535
+)
+
+// kernel is one dispatch of a compiled graph.
+type kernel struct {
+	name  string
+	pipe  *wgpu.ComputePipeline
+	group *wgpu.BindGroup
+	grid  [3]uint32
+}
+
+// compiler lowers a graph's ops into kernels.
+type compiler struct {
+	be      *Backend
+	g       *gpu.Graph
+	p       *program
+	buffers map[*gpu.Tensor]*wgpu.Buffer // root tensor -> device memory
+}
+
+// Compile builds pipelines, buffers and bind groups for every op.
+func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
+	if b.closed {
+		return nil, fmt.Errorf("webgpu: compile %s: the backend is closed", g.Name)
+	}
+	if g.Tokens < 1 {
+		return nil, fmt.Errorf("webgpu: compile %s: a step of %d tokens", g.Name, g.Tokens)
+	}
+	if err := gpu.Validate(g); err != nil {
+		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
+	}
+	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32}
+	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}}
+	step, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: g.Name + ".step", Size: 16, Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
+	if err != nil {
+		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
+	}
+	p.step = step
+	p.owned = append(p.owned, step)
+	for i, op := range g.Ops {
+		if err := c.lower(op); err != nil {
+			p.release()
+			return nil, fmt.Errorf("webgpu: compile %s: op %d (%s): %w", g.Name, i, op.OpName(), err)
+		}
+	}
+	return p, nil
+}
+
+func (c *compiler) lower(op gpu.Op) error {
+	for _, t := range op.Outputs() {
+		if r := t.Root(); r.Kind == gpu.External {
+			if b, ok := r.Buf.(*buffer); ok && b.readOnly {
+				return fmt.Errorf("writes %s, a read-only weight", t.Name)
+			}
+		}
+	}
+	switch o := op.(type) {
+	case *gpu.Add:
+		return c.lowerBinary("add", o.A, o.B, o.Out, 0)
+	case *gpu.Mul:
+		return c.lowerBinary("mul", o.A, o.B, o.Out, 0)
+	case *gpu.SwiGLU:
+		return c.lowerBinary("swiglu", o.Gate, o.Up, o.Out, 0)
+	case *gpu.Scale:
+		return c.lowerBinary("scale", o.In, o.In, o.Out, o.S)
+	case *gpu.RMSNorm:
+		return c.lowerRMSNorm(o)
+	case *gpu.MatMul:
+		return c.lowerMatMul(o)
+	case *gpu.Embed:
+		return c.lowerEmbed(o)
+	case *gpu.Rope:
+		return c.lowerRope(o)
+	case *gpu.KVStore:
+		return c.lowerKVStore(o)
+	case *gpu.Attention:
+		return c.lowerAttention(o)
+	case *gpu.Argmax:
+		return c.lowerArgmax(o)
+	case *gpu.TopK:
+		return c.lowerTopK(o)
+	case *gpu.Route:
+		return c.lowerRoute(o)
+	case *gpu.WeightedSum:
+		return c.lowerWeightedSum(o)
+	case *gpu.MatMulID:
+		return c.lowerMatMulID(o)
+	case *gpu.Copy:
+		return c.lowerCopy(o)
+	}
+	return fmt.Errorf("op %s is not implemented on WebGPU yet", op.OpName())
+}
+
+// buffer returns the device memory holding t, allocating activations on
+// first use.
+func (c *compiler) buffer(t *gpu.Tensor) (*wgpu.Buffer, error) {
+	r := t.Root()
+	if r.Kind == gpu.External {
+		b, ok := r.Buf.(*buffer)
+		if !ok || b.be != c.be {
+			return nil, fmt.Errorf("%s is bound to a buffer of another backend", r.Name)
+		}
+		return b.buf, nil
+	}
+	if b := c.buffers[r]; b != nil {
+		return b, nil
+	}
+	n := uint64(gpu.Bytes(r.Type, r.Shape)+3) &^ 3
+	if n > c.be.limits.MaxStorageBufferBindingSize {
+		return nil, fmt.Errorf("activation %s of %d MiB exceeds the storage binding limit", r.Name, n>>20)
+	}
+	b, err := c.be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: r.Name, Size: max(n, 4), Usage: wgpu.BufferUsageStorage})
+	if err != nil {
+		return nil, err
+	}
+	c.buffers[r] = b
+	c.p.owned = append(c.p.owned, b)
+	return b, nil
+}
+
+// loc is where a tensor's elements are: offset and strides in units of its
+// element (4 bytes for F32/I32, 2 for F16), as the kernels index them.
+type loc struct {
+	off    uint32
+	stride [4]uint32
+}
+
+func locOf(t *gpu.Tensor) (loc, error) {
+	es := t.Type.TypeSize()
+	if t.Type.BlockSize() != 1 {
+		return loc{}, fmt.Errorf("%s is %s: kernels address F32, F16 and I32 elements only", t.Name, t.Type)
+	}
+	var l loc
+	if t.Kind == gpu.View {
+		if t.Off%es != 0 {
+			return l, fmt.Errorf("%s starts at byte %d, not a multiple of its %d-byte elements", t.Name, t.Off, es)
+		}
+		l.off = uint32(t.Off / es)
+	}
+	for i, s := range t.Stride {
+		if s%es != 0 || s < 0 {
+			return l, fmt.Errorf("%s has byte stride %d, not a multiple of its %d-byte elements", t.Name, s, es)
+		}
+		l.stride[i] = uint32(s / es)
+	}
+	return l, nil
+}
+
+// params packs a kernel's parameter block.
+type params []uint32
+
+func (p *params) u(v ...int) {
+	for _, x := range v {
+		*p = append(*p, uint32(x))
+	}
+}
+func (p *params) f(v ...float32) {
+	for _, x := range v {
+		*p = append(*p, math.Float32bits(x))
+	}
+}
+func (p *params) shape(t *gpu.Tensor) { p.u(t.Shape[0], t.Shape[1], t.Shape[2], t.Shape[3]) }
+func (p *params) loc(l loc) {
+	*p = append(*p, l.off, l.stride[0], l.stride[1], l.stride[2], l.stride[3])
+}
+
+// pipeline compiles (once per backend) the kernel file name built for the
+// weight decoder decode.
+func (c *compiler) pipeline(name, decode string) (*wgpu.ComputePipeline, error) {
+	key := name + "/" + decode
+	if p := c.be.pipelines[key]; p != nil {
+		return p, nil
+	}
+	src, err := wgsl.Source(name, decode)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := c.be.dev.TryCreateShaderModule(&wgpu.ShaderModuleDescriptor{Label: key, WGSLSource: &wgpu.ShaderSourceWGSL{Code: src}})
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: %w", key, err)
+	}
+	defer mod.Release()
+	pipe, err := c.be.dev.TryCreateComputePipeline(&wgpu.ComputePipelineDescriptor{Label: key, Compute: wgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: "main"}})
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: %w", key, err)
+	}
+	c.be.pipelines[key] = pipe
+	return pipe, nil
+}
+
+// dispatch adds a kernel: its parameter block at binding 0, the step's
+// position at binding 1 when step is set, the tensors' buffers from binding
+// 2 on, and groups workgroups (spread over x and y past 65535).
+func (c *compiler) dispatch(name, decode string, prm params, step bool, tensors []*gpu.Tensor, groups int) error {
+	if len(prm) > paramWords {
+		return fmt.Errorf("kernel %s: %d parameters, at most %d", name, len(prm), paramWords)
+	}
+	if groups < 1 {
+		return nil
+	}
+	pipe, err := c.pipeline(name, decode)
+	if err != nil {
+		return err
+	}
+	raw := make([]byte, 4*paramWords)
+	for i, v := range prm {
+		binary.LittleEndian.PutUint32(raw[4*i:], v)
+	}
+	ub, err := c.be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: name + ".params", Size: uint64(len(raw)), Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
+	if err != nil {
+		return err
+	}
+	c.p.owned = append(c.p.owned, ub)
+	if err := c.be.queue.TryWriteBuffer(ub, 0, raw); err != nil {
+		return err
+	}
+	entries := []wgpu.BindGroupEntry{{Binding: 0, Buffer: ub, Size: wgpu.WholeSize}}
+	if step {
+		entries = append(entries, wgpu.BindGroupEntry{Binding: 1, Buffer: c.p.step, Size: wgpu.WholeSize})
+	}
+	for i, t := range tensors {
+		b, err := c.buffer(t)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, wgpu.BindGroupEntry{Binding: uint32(2 + i), Buffer: b, Size: wgpu.WholeSize})
+	}
+	layout := pipe.GetBindGroupLayout(0)
+	defer layout.Release()
+	grp, err := c.be.dev.TryCreateBindGroup(&wgpu.BindGroupDescriptor{Label: name, Layout: layout, Entries: entries})
+	if err != nil {
+		return fmt.Errorf("kernel %s: %w", name, err)
+	}
+	gx := min(groups, maxGroups)
+	gy := (groups + gx - 1) / gx
+	if gy > maxGroups {
+		return fmt.Errorf("kernel %s: %d workgroups is too many", name, groups)
+	}
+	c.p.kernels = append(c.p.kernels, &kernel{name: name, pipe: pipe, group: grp, grid: [3]uint32{uint32(gx), uint32(gy), 1}})
+	return nil
+}
+
+func wantType(t *gpu.Tensor, what string, types ...gguf.TensorType) error {
+	if t == nil {
+		return fmt.Errorf("%s is missing", what)
+	}
+	for _, ty := range types {
+		if t.Type == ty {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s %s has type %s, want %v", what, t.Name, t.Type, types)
+}
+
+// checkIDs makes runs verify, on the host's copy, the ids of t (I32) when
+// the host writes them (an external buffer no op of the graph writes):
+// every id must be below bound. Ids made on the device (expert choices)
+// are in range by construction, and the kernels guard them anyway.
+func (c *compiler) checkIDs(t *gpu.Tensor, bound int, what, limit string) {
+	r := t.Root()
+	b, ok := r.Buf.(*buffer)
+	if r.Kind != gpu.External || !ok || b.shadow == nil {
+		return
+	}
+	for _, op := range c.g.Ops {
+		for _, o := range op.Outputs() {
+			if o.Root() == r {
+				return
+			}
+		}
+	}
+	l, err := locOf(t)
+	if err != nil {
+		return
+	}
+	sh := t.Shape
+	c.p.checks = append(c.p.checks, func() error {
+		for i3 := 0; i3 < sh[3]; i3++ {
+			for i2 := 0; i2 < sh[2]; i2++ {
+				for i1 := 0; i1 < sh[1]; i1++ {
+					for i0 := 0; i0 < sh[0]; i0++ {
+						e := int(l.off) + i0*int(l.stride[0]) + i1*int(l.stride[1]) + i2*int(l.stride[2]) + i3*int(l.stride[3])
+						id := int32(binary.LittleEndian.Uint32(b.shadow[4*e:]))
+						if id < 0 || int(id) >= bound {
+							return fmt.Errorf("%s id %d in %s is out of range (%s)", what, id, t.Name, fmt.Sprintf(limit, bound))
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,19 @@
+// Package webgpu runs ember's kernel interface (package gpu) on WebGPU:
+// natively through wgpu-native (Vulkan, Metal, D3D12) and, later, in the
+// browser. Kernels are WGSL from the top-level wgsl folder. A graph is
+// compiled once into pipelines, bind groups and buffers; a step is one
+// command encoder, one compute pass and one submission, with the position
+// written into a small uniform buffer beforehand.
+//
+// Activations and caches are f32/f16 storage buffers addressed through
+// element offsets and strides passed as uniforms, so views of any offset
+// need no copies and no aligned binding offsets. Weights stay in their file
+// layout (quantized blocks) and are decoded in the kernels from 32-bit
+// loads.
+package webgpu
+
+// Options configure the backend.
+type Options struct {
+	// ForceFallback asks for the adapter's software fallback (tests).
+	ForceFallback bool
+}

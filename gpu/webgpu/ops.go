@@ -1,0 +1,439 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+)
+
+// groupsOf64 is the number of 64-thread workgroups covering n threads.
+func groupsOf64(n int) int { return (n + 63) / 64 }
+
+func (c *compiler) lowerBinary(name string, a, b, out *gpu.Tensor, s float32) error {
+	for _, x := range []struct {
+		t    *gpu.Tensor
+		what string
+	}{{a, "A"}, {b, "B"}, {out, "Out"}} {
+		if err := wantType(x.t, x.what, tF32); err != nil {
+			return err
+		}
+	}
+	if a.Shape != out.Shape {
+		return fmt.Errorf("%s %v and Out %s %v differ in shape", a.Name, a.Shape, out.Name, out.Shape)
+	}
+	la, err := locOf(a)
+	if err != nil {
+		return err
+	}
+	lb, err := locOf(b)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(out)
+	if err != nil {
+		return err
+	}
+	for i := range 4 {
+		switch {
+		case b.Shape[i] == out.Shape[i]:
+		case b.Shape[i] == 1 && name == "mul":
+			lb.stride[i] = 0 // broadcast
+		default:
+			return fmt.Errorf("B %s %v does not match Out %v", b.Name, b.Shape, out.Shape)
+		}
+	}
+	var p params
+	p.u(out.Elements())
+	p.shape(out)
+	p.loc(la)
+	p.loc(lb)
+	p.loc(lo)
+	p.f(s)
+	return c.dispatch(name, "", p, false, []*gpu.Tensor{a, b, out}, groupsOf64(out.Elements()))
+}
+
+func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
+	if err := wantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	if o.In.Shape != o.Out.Shape {
+		return fmt.Errorf("In %v and Out %v differ in shape", o.In.Shape, o.Out.Shape)
+	}
+	if !(o.Eps >= 0) {
+		return fmt.Errorf("eps %g is negative", o.Eps)
+	}
+	n := o.In.Shape[0]
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	w, has := o.In, 0
+	lw := li
+	if o.Weight != nil {
+		if err := wantType(o.Weight, "Weight", tF32); err != nil {
+			return err
+		}
+		if o.Weight.Elements() != n {
+			return fmt.Errorf("Weight %s has %d elements, want %d", o.Weight.Name, o.Weight.Elements(), n)
+		}
+		if lw, err = locOf(o.Weight); err != nil {
+			return err
+		}
+		w, has = o.Weight, 1
+	}
+	var p params
+	p.u(n, o.In.Shape[1], o.In.Shape[2])
+	p.f(o.Eps)
+	p.u(has)
+	p.loc(li)
+	p.loc(lo)
+	p.loc(lw)
+	return c.dispatch("rmsnorm", "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
+}
+
+// decoder is the WGSL decoder of a weight type, or an error naming it.
+func decoder(t gpu.Type) (string, error) {
+	switch name := strings.ToLower(t.String()); name {
+	case "f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k":
+		return name, nil
+	}
+	return "", fmt.Errorf("weights of type %s are not supported on WebGPU yet", t)
+}
+
+func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
+	dec, err := decoder(o.W.Type)
+	if err != nil {
+		return err
+	}
+	if err := wantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	if !o.W.Contiguous() {
+		return fmt.Errorf("W %s must be packed", o.W.Name)
+	}
+	K, N, B := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	T := o.In.Shape[2]
+	if B == 1 && o.In.Shape[2] == 1 {
+		// {K, T}: the token index moves to the third dimension.
+		T = o.In.Shape[1]
+		li.stride[2], li.stride[1] = li.stride[1], 0
+		if o.Out.Shape[2] == 1 {
+			lo.stride[2], lo.stride[1] = lo.stride[1], 0
+		}
+	}
+	if o.In.Shape[0] != K || o.In.Shape[3] != 1 || (B > 1 && o.In.Shape[1] != B) {
+		return fmt.Errorf("In %s has shape %v, want {%d, %d, T} to match W %v", o.In.Name, o.In.Shape, K, B, o.W.Shape)
+	}
+	if o.Out.Elements() != N*B*T || o.Out.Shape[0] != N {
+		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, B, T)
+	}
+	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, B, T)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(K, N, B, T, o.W.Type.RowBytes(K))
+	p.loc(li)
+	p.loc(lo)
+	return c.dispatch("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out}, N*B*T)
+}
+
+func (c *compiler) lowerEmbed(o *gpu.Embed) error {
+	dec, err := decoder(o.Table.Type)
+	if err != nil {
+		return err
+	}
+	if err := wantType(o.Tokens, "Tokens", tI32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	D, V, T := o.Table.Shape[0], o.Table.Shape[1], o.Tokens.Shape[0]
+	if o.Out.Shape[0] != D || o.Out.Shape[1] != T {
+		return fmt.Errorf("Out %s has shape %v, want {%d, %d}", o.Out.Name, o.Out.Shape, D, T)
+	}
+	lt, err := locOf(o.Tokens)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	c.checkIDs(o.Tokens, V, "token", "the table has %d rows")
+	var p params
+	p.u(D, T, o.Table.Type.RowBytes(D), V)
+	p.loc(lt)
+	p.loc(lo)
+	return c.dispatch("embed", dec, p, false, []*gpu.Tensor{o.Table, o.Tokens, o.Out}, T)
+}
+
+func (c *compiler) lowerRope(o *gpu.Rope) error {
+	if err := wantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
+	if T != c.g.Tokens || o.In.Shape[3] != 1 || o.Out.Shape != o.In.Shape {
+		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} like Out", o.In.Name, o.In.Shape, c.g.Tokens)
+	}
+	if o.Dims <= 0 || o.Dims%2 != 0 || o.Dims > hd {
+		return fmt.Errorf("rotating %d dims of %d-element heads: want an even count in 2..%d", o.Dims, hd, hd)
+	}
+	if !(o.FreqBase > 0) || !(o.FreqScale > 0) || o.AttnFactor == 0 {
+		return fmt.Errorf("frequency base %g, scale %g and attention factor %g must be positive", o.FreqBase, o.FreqScale, o.AttnFactor)
+	}
+	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
+		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	ff, has := o.In, 0
+	if o.FreqFactors != nil {
+		if err := wantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
+			return err
+		}
+		if o.FreqFactors.Elements() < o.Dims/2 || !o.FreqFactors.Contiguous() || o.FreqFactors.Kind == gpu.View {
+			return fmt.Errorf("FreqFactors %s must hold %d packed values", o.FreqFactors.Name, o.Dims/2)
+		}
+		ff, has = o.FreqFactors, 1
+	}
+	thetaScale := float32(math.Pow(float64(o.FreqBase), float64(-2/float32(o.Dims))))
+	lo0, hi0 := yarnCorrDims(o.Dims, o.OrigCtx, o.FreqBase, o.BetaFast, o.BetaSlow)
+	mscale := o.AttnFactor
+	if o.ExtFactor != 0 {
+		mscale *= 1 + 0.1*float32(math.Log(float64(1/o.FreqScale)))
+	}
+	neox := 0
+	if o.Mode == gpu.RopeNeoX {
+		neox = 1
+	} else if o.Mode != gpu.RopeNormal {
+		return fmt.Errorf("unknown rope mode %d", o.Mode)
+	}
+	var p params
+	p.u(hd, H, T, o.Dims, neox)
+	p.f(thetaScale, o.FreqScale, o.ExtFactor, lo0, hi0, mscale)
+	p.u(has)
+	p.loc(li)
+	p.loc(lo)
+	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
+}
+
+// yarnCorrDims is ggml's correction range: the dims whose wavelength spans
+// betaFast and betaSlow rotations over the original context.
+func yarnCorrDims(dims, origCtx int, base, fast, slow float32) (float32, float32) {
+	if origCtx <= 0 {
+		return 0, 0
+	}
+	corr := func(rot float32) float32 {
+		r := float32(origCtx) / (rot * 2 * float32(math.Pi))
+		return float32(dims) * float32(math.Log(float64(r))) / (2 * float32(math.Log(float64(base))))
+	}
+	start := float32(math.Floor(float64(corr(fast))))
+	end := float32(math.Ceil(float64(corr(slow))))
+	return max(0, start), min(float32(dims-1), end)
+}
+
+// checkCache validates a cache operand {width, Ctx} of F32 or F16, packed.
+func (c *compiler) checkCache(t *gpu.Tensor, what string, width int) error {
+	if err := wantType(t, what, tF32, tF16); err != nil {
+		return err
+	}
+	if t.Shape[0] != width || t.Shape[2] != 1 || t.Shape[3] != 1 || t.Kind == gpu.View || !t.Contiguous() {
+		return fmt.Errorf("%s %s has shape %v, want a packed {%d, Ctx}", what, t.Name, t.Shape, width)
+	}
+	if t.Shape[1] < c.g.Tokens {
+		return fmt.Errorf("%s %s holds %d positions, fewer than the step's %d tokens", what, t.Name, t.Shape[1], c.g.Tokens)
+	}
+	if t.Type == tF16 && width%2 != 0 {
+		return fmt.Errorf("%s %s: F16 rows of odd width %d are not supported on WebGPU", what, t.Name, width)
+	}
+	return nil
+}
+
+func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
+	store := func(src, cache *gpu.Tensor, what string) error {
+		if err := wantType(src, what, tF32); err != nil {
+			return err
+		}
+		D, T := src.Shape[0], src.Shape[1]
+		if T != c.g.Tokens || src.Shape[2] != 1 || src.Shape[3] != 1 {
+			return fmt.Errorf("%s %s has shape %v, want {D, %d}", what, src.Name, src.Shape, c.g.Tokens)
+		}
+		if err := c.checkCache(cache, "Cache"+what, D); err != nil {
+			return err
+		}
+		c.p.needCtx(cache.Shape[1])
+		ls, err := locOf(src)
+		if err != nil {
+			return err
+		}
+		f16, per := 0, D
+		if cache.Type == tF16 {
+			f16, per = 1, D/2
+		}
+		var p params
+		p.u(D, T, D, f16)
+		p.loc(ls)
+		return c.dispatch("kv_store", "", p, true, []*gpu.Tensor{src, cache}, groupsOf64(per*T))
+	}
+	if err := store(o.K, o.CacheK, "K"); err != nil {
+		return err
+	}
+	if o.V != nil || o.CacheV != nil {
+		if o.V == nil || o.CacheV == nil {
+			return fmt.Errorf("V and CacheV go together")
+		}
+		return store(o.V, o.CacheV, "V")
+	}
+	return nil
+}
+
+func (c *compiler) lowerAttention(o *gpu.Attention) error {
+	if err := wantType(o.Q, "Q", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
+	if T != c.g.Tokens || o.Q.Shape[3] != 1 {
+		return fmt.Errorf("Q %s has shape %v, want {DK, H, %d}", o.Q.Name, o.Q.Shape, c.g.Tokens)
+	}
+	HKV, DV := o.HKV, o.DV
+	if HKV <= 0 || H%HKV != 0 || DV <= 0 {
+		return fmt.Errorf("%d query heads, %d KV heads, value size %d: invalid", H, HKV, DV)
+	}
+	if DK > 640 || DV > 640 {
+		return fmt.Errorf("head sizes %d/%d exceed the WebGPU attention kernel's 640", DK, DV)
+	}
+	if err := c.checkCache(o.CacheK, "CacheK", DK*HKV); err != nil {
+		return err
+	}
+	cv, vstride, vhead := o.CacheK, DK*HKV, DK
+	if o.VFromK {
+		if o.CacheV != nil || DV > DK {
+			return fmt.Errorf("VFromK reads values from CacheK: CacheV must be nil and DV <= DK")
+		}
+	} else {
+		if err := c.checkCache(o.CacheV, "CacheV", DV*HKV); err != nil {
+			return err
+		}
+		if o.CacheV.Type != o.CacheK.Type || o.CacheV.Shape[1] != o.CacheK.Shape[1] {
+			return fmt.Errorf("CacheK and CacheV differ in type or length")
+		}
+		cv, vstride, vhead = o.CacheV, DV*HKV, DV
+	}
+	if o.Out.Shape != gpu.Shape4(DV, H, T) {
+		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, DV, H, T)
+	}
+	c.p.needCtx(o.CacheK.Shape[1])
+	lq, err := locOf(o.Q)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	cache := "cache_f32"
+	if o.CacheK.Type == tF16 {
+		cache = "cache_f16"
+	}
+	var p params
+	p.u(DK, DV, H, T, HKV)
+	p.f(o.Scale)
+	p.u(DK*HKV, vstride, vhead)
+	p.loc(lq)
+	p.loc(lo)
+	return c.dispatch("attention", cache, p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, H*T)
+}
+
+func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
+	if err := wantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tI32); err != nil {
+		return err
+	}
+	V, T := o.In.Shape[0], o.In.Rows()
+	if o.Out.Elements() != T {
+		return fmt.Errorf("Out %s has %d elements for %d rows", o.Out.Name, o.Out.Elements(), T)
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(V)
+	p.loc(li)
+	p.loc(lo)
+	return c.dispatch("argmax", "", p, false, []*gpu.Tensor{o.In, o.Out}, T)
+}
+
+// roundActivations adds the kernel rounding a product's input {K, B, T}
+// (at location l) the way the CPU backend does for weights of type wt, and
+// returns the rounded copy and its location; inputs of F32 weights pass
+// through.
+func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T int) (*gpu.Tensor, loc, error) {
+	mode, bs := 0, 32
+	switch wt {
+	case gguf.F32:
+		return in, l, nil
+	case gguf.F16:
+		mode, bs = 2, 32
+	case gguf.Q2_K, gguf.Q3_K, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
+		mode, bs = 1, 256
+	}
+	if K%bs != 0 {
+		if mode != 2 {
+			return nil, l, fmt.Errorf("rows of %d are not whole blocks of %d activations", K, bs)
+		}
+		bs = 1
+	}
+	rows := B * T
+	q := &gpu.Tensor{Name: in.Name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(K, rows), Kind: gpu.Activation}
+	var p params
+	p.u(K, rows, bs, mode, B)
+	p.loc(l)
+	if err := c.dispatch("quantize_act", "", p, false, []*gpu.Tensor{in, q}, groupsOf64(rows*K/bs)); err != nil {
+		return nil, l, err
+	}
+	return q, loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}, nil
+}

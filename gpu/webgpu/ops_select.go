@@ -1,0 +1,221 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+func (c *compiler) lowerRoute(o *gpu.Route) error {
+	for _, e := range []error{wantType(o.Logits, "Logits", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Weights, "Weights", tF32)} {
+		if e != nil {
+			return e
+		}
+	}
+	E, T, K := o.Logits.Shape[0], o.Logits.Shape[1], o.K
+	if o.Logits.Shape != gpu.Shape4(E, T) {
+		return fmt.Errorf("Logits %s has shape %v, want {E, T}", o.Logits.Name, o.Logits.Shape)
+	}
+	if K <= 0 || K > E {
+		return fmt.Errorf("choosing %d of %d experts", K, E)
+	}
+	if E > 512 || K > 32 {
+		return fmt.Errorf("%d experts choosing %d: the WebGPU router takes at most 512 and 32", E, K)
+	}
+	if o.IDs.Shape != gpu.Shape4(K, T) || o.Weights.Shape != gpu.Shape4(K, T) {
+		return fmt.Errorf("IDs %v and Weights %v must be {%d, %d}", o.IDs.Shape, o.Weights.Shape, K, T)
+	}
+	if o.Gating > gpu.GateSoftmaxTopK {
+		return fmt.Errorf("unknown gating %d", o.Gating)
+	}
+	bias, has := o.Logits, 0
+	if o.Bias != nil {
+		if err := wantType(o.Bias, "Bias", tF32); err != nil {
+			return err
+		}
+		if o.Bias.Shape != gpu.Shape4(E) || o.Bias.Kind == gpu.View || !o.Bias.Contiguous() {
+			return fmt.Errorf("Bias %s has shape %v, want a packed {%d}", o.Bias.Name, o.Bias.Shape, E)
+		}
+		bias, has = o.Bias, 1
+	}
+	ll, err := locOf(o.Logits)
+	if err != nil {
+		return err
+	}
+	li, err := locOf(o.IDs)
+	if err != nil {
+		return err
+	}
+	lw, err := locOf(o.Weights)
+	if err != nil {
+		return err
+	}
+	norm := 0
+	if o.Norm {
+		norm = 1
+	}
+	var p params
+	p.u(E, K, int(o.Gating), has, norm)
+	p.f(o.Scale)
+	p.loc(ll)
+	p.loc(li)
+	p.loc(lw)
+	return c.dispatch("route", "", p, false, []*gpu.Tensor{o.Logits, bias, o.IDs, o.Weights}, T)
+}
+
+func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
+	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.Weights, "Weights", tF32), wantType(o.Out, "Out", tF32)} {
+		if e != nil {
+			return e
+		}
+	}
+	N, S, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
+	if o.In.Shape[3] != 1 || o.Weights.Shape != gpu.Shape4(S, T) || o.Out.Shape != gpu.Shape4(N, T) {
+		return fmt.Errorf("In %v, Weights %v, Out %v: want {N, S, T}, {S, T}, {N, T}", o.In.Shape, o.Weights.Shape, o.Out.Shape)
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lw, err := locOf(o.Weights)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(N, S, T)
+	p.loc(li)
+	p.loc(lw)
+	p.loc(lo)
+	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out}, groupsOf64(N*T))
+}
+
+func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
+	dec, err := decoder(o.W.Type)
+	if err != nil {
+		return err
+	}
+	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Out, "Out", tF32)} {
+		if e != nil {
+			return e
+		}
+	}
+	if !o.W.Contiguous() {
+		return fmt.Errorf("W %s must be packed", o.W.Name)
+	}
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
+	if o.IDs.Shape != gpu.Shape4(S, T) {
+		return fmt.Errorf("IDs %s has shape %v, want {S, T}", o.IDs.Name, o.IDs.Shape)
+	}
+	Sin := o.In.Shape[1]
+	if o.In.Shape != gpu.Shape4(K, Sin, T) || (Sin != S && Sin != 1) {
+		return fmt.Errorf("In %s has shape %v, want {%d, %d or 1, %d}", o.In.Name, o.In.Shape, K, S, T)
+	}
+	if o.Out.Shape != gpu.Shape4(N, S, T) {
+		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, S, T)
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lid, err := locOf(o.IDs)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	c.checkIDs(o.IDs, E, "expert", "there are %d experts")
+	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, Sin)
+	p.loc(li)
+	p.loc(lid)
+	p.loc(lo)
+	return c.dispatch("matmul_id", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, N*S*T)
+}
+
+func (c *compiler) lowerTopK(o *gpu.TopK) error {
+	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Vals, "Vals", tF32)} {
+		if e != nil {
+			return e
+		}
+	}
+	V, T, K := o.In.Shape[0], o.In.Shape[1], o.K
+	if o.In.Shape != gpu.Shape4(V, T) {
+		return fmt.Errorf("In %s has shape %v, want {V, T}", o.In.Name, o.In.Shape)
+	}
+	if K <= 0 || K > V {
+		return fmt.Errorf("top %d of %d values", K, V)
+	}
+	if o.IDs.Shape != gpu.Shape4(K, T) || o.Vals.Shape != gpu.Shape4(K, T) {
+		return fmt.Errorf("IDs %v and Vals %v must be {%d, %d}", o.IDs.Shape, o.Vals.Shape, K, T)
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lid, err := locOf(o.IDs)
+	if err != nil {
+		return err
+	}
+	lv, err := locOf(o.Vals)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(V, K)
+	p.loc(li)
+	p.loc(lid)
+	p.loc(lv)
+	return c.dispatch("topk", "", p, false, []*gpu.Tensor{o.In, o.IDs, o.Vals}, T)
+}
+
+func (c *compiler) lowerCopy(o *gpu.Copy) error {
+	if err := wantType(o.In, "In", tF32, tF16); err != nil {
+		return err
+	}
+	if err := wantType(o.Out, "Out", tF32, tF16); err != nil {
+		return err
+	}
+	n := o.In.Elements()
+	if o.Out.Elements() != n {
+		return fmt.Errorf("In %v and Out %v hold different numbers of elements", o.In.Shape, o.Out.Shape)
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return err
+	}
+	lo, err := locOf(o.Out)
+	if err != nil {
+		return err
+	}
+	inF16, outF16 := 0, 0
+	if o.In.Type == tF16 {
+		inF16 = 1
+	}
+	if o.Out.Type == tF16 {
+		outF16 = 1
+		if !o.Out.Contiguous() || lo.off%2 != 0 {
+			return fmt.Errorf("an F16 Out (%s) must be packed and start at an even element on WebGPU", o.Out.Name)
+		}
+	}
+	var p params
+	p.u(n)
+	p.shape(o.In)
+	p.loc(li)
+	p.shape(o.Out)
+	p.loc(lo)
+	p.u(inF16, outF16)
+	return c.dispatch("copy", "", p, false, []*gpu.Tensor{o.In, o.Out}, groupsOf64((n+1)/2))
+}

@@ -1,0 +1,88 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// program is a compiled graph: its kernels in order, the buffers it owns
+// and the uniform holding the step's position.
+type program struct {
+	be      *Backend
+	name    string
+	tokens  int
+	nops    int
+	kernels []*kernel
+	owned   []*wgpu.Buffer
+	step    *wgpu.Buffer
+	maxPos  int
+	// checks validate ids the host wrote before each run.
+	checks []func() error
+}
+
+var _ gpu.Program = (*program)(nil)
+
+func (p *program) Kernels() int { return len(p.kernels) }
+
+// needCtx records that the step stores or reads positions up to
+// Pos+tokens-1 of a cache of ctx rows.
+func (p *program) needCtx(ctx int) { p.maxPos = min(p.maxPos, ctx-p.tokens) }
+
+// Run writes the position and submits every kernel in one compute pass.
+func (p *program) Run(params gpu.Params) error {
+	if p.be.closed {
+		return fmt.Errorf("webgpu: %s: the backend is closed", p.name)
+	}
+	if params.Pos < 0 || params.Pos > p.maxPos {
+		return fmt.Errorf("webgpu: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
+	}
+	for _, check := range p.checks {
+		if err := check(); err != nil {
+			return fmt.Errorf("webgpu: %s: %w", p.name, err)
+		}
+	}
+	var st [16]byte
+	binary.LittleEndian.PutUint32(st[:], uint32(params.Pos))
+	q := p.be.queue
+	if err := q.TryWriteBuffer(p.step, 0, st[:]); err != nil {
+		return err
+	}
+	enc, err := p.be.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	for _, k := range p.kernels {
+		pass.SetPipeline(k.pipe)
+		pass.SetBindGroup(0, k.group, nil)
+		pass.DispatchWorkgroups(k.grid[0], k.grid[1], k.grid[2])
+	}
+	if err := pass.TryEnd(); err != nil {
+		pass.Release()
+		return fmt.Errorf("webgpu: %s: %w", p.name, err)
+	}
+	pass.Release()
+	cmd, err := enc.TryFinish(nil)
+	if err != nil {
+		return fmt.Errorf("webgpu: %s: %w", p.name, err)
+	}
+	defer cmd.Release()
+	q.Submit(cmd)
+	return nil
+}
+
+func (p *program) release() {
+	for _, k := range p.kernels {
+		k.group.Release()
+	}
+	for _, b := range p.owned {
+		b.Release()
+	}
+}

@@ -1,0 +1,15 @@
+//go:build !cgo || js
+
+package webgpu
+
+import (
+	"errors"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// Open reports that this build has no WebGPU: the native backend needs cgo
+// (it links wgpu-native), and the browser backend is not written yet.
+func Open(Options) (gpu.Backend, error) {
+	return nil, errors.New("webgpu: not available in this build (native WebGPU needs a cgo build with gcc)")
+}

@@ -1,0 +1,32 @@
+//go:build cgo && !js
+
+package webgpu_test
+
+import (
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/gputest"
+	"github.com/emberllm/ember/gpu/webgpu"
+)
+
+// open returns a backend on this machine's adapter (lavapipe in CI, where
+// .ci/deps.sh installs mesa-vulkan-drivers). No adapter is a failure, not
+// a skip: the tests must run where CI runs them.
+func open(t *testing.T) gpu.Backend {
+	t.Helper()
+	be, err := webgpu.Open(webgpu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return be
+}
+
+// weightTypes are the weight types of the WebGPU products: those of the
+// issue, without BF16, Q2_K and Q3_K, which the CPU backend also takes.
+var weightTypes = []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K}
+
+func TestOps(t *testing.T) {
+	gputest.RunOpSuiteSubset(t, func() gpu.Backend { return open(t) }, nil, weightTypes)
+}

@@ -1,0 +1,3 @@
+// Out = A + B.
+//!use binary
+fn apply(a: f32, b: f32) -> f32 { return a + b; }

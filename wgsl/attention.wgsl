@@ -1,0 +1,103 @@
+// Causal attention of query head h, token t over cache rows 0..pos+t, one
+// workgroup per (h, t): a pass for the largest score, one for the softmax
+// sum, and one that forms the normalised weights (rounded to f16 against an
+// F16 cache, as llama.cpp does) a chunk at a time in workgroup memory and
+// accumulates the values. Words: 0 DK, 1 DV, 2 H, 3 T, 4 KV heads,
+// 5 scale, 6 K row stride, 7 V row stride, 8 V head stride, Q at 9,
+// Out at 14. The query, rounded like the cache, sits in workgroup memory.
+//!use common
+//!use expf
+//!use step
+//!decode
+@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(3) var<storage, read_write> K: array<u32>;
+@group(0) @binding(4) var<storage, read_write> V: array<u32>;
+@group(0) @binding(5) var<storage, read_write> O: array<f32>;
+
+const MAXD = 640u;
+const CHUNK = 1024u;
+const PER = 10u; // MAXD / 64 output values per thread
+var<workgroup> q: array<f32, 640>;
+var<workgroup> w: array<f32, 1024>;
+var<workgroup> red: array<f32, 64>;
+
+fn score(j: u32, kbase: u32) -> f32 {
+    var s = 0.0;
+    let row = j * pu(6u) + kbase;
+    for (var d = 0u; d < pu(0u); d++) { s += q[d] * kload(row + d); }
+    return s * pf(5u);
+}
+
+fn reduce_max(li: u32, x: f32) -> f32 {
+    red[li] = x;
+    workgroupBarrier();
+    for (var s = 32u; s > 0u; s >>= 1u) {
+        if (li < s) { red[li] = max(red[li], red[li + s]); }
+        workgroupBarrier();
+    }
+    let r = red[0];
+    workgroupBarrier();
+    return r;
+}
+
+fn reduce_sum(li: u32, x: f32) -> f32 {
+    red[li] = x;
+    workgroupBarrier();
+    for (var s = 32u; s > 0u; s >>= 1u) {
+        if (li < s) { red[li] += red[li + s]; }
+        workgroupBarrier();
+    }
+    let r = red[0];
+    workgroupBarrier();
+    return r;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let g = group_index(wid, nwg);
+    let H = pu(2u);
+    let h = g % H;
+    let t = g / H;
+    let kvh = h / (H / pu(4u));
+    let DK = pu(0u);
+    let DV = pu(1u);
+    let n = S.pos + t + 1u;
+    for (var d = li; d < DK; d += 64u) {
+        var x = Q[at(9u, d, h, t, 0u)];
+        if (HALF_CACHE) { x = half(x); }
+        q[d] = x;
+    }
+    workgroupBarrier();
+    let kbase = kvh * DK;
+    var m = -3.4e38;
+    for (var j = li; j < n; j += 64u) { m = max(m, score(j, kbase)); }
+    m = reduce_max(li, m);
+    var l = 0.0;
+    for (var j = li; j < n; j += 64u) { l += expf(score(j, kbase) - m); }
+    let inv = 1.0 / reduce_sum(li, l);
+    var acc: array<f32, 10>;
+    for (var r = 0u; r < PER; r++) { acc[r] = 0.0; }
+    let vbase = kvh * pu(8u);
+    for (var c0 = 0u; c0 < n; c0 += CHUNK) {
+        let cn = min(CHUNK, n - c0);
+        for (var j = li; j < cn; j += 64u) {
+            var p = expf(score(c0 + j, kbase) - m) * inv;
+            if (HALF_CACHE) { p = half(p); }
+            w[j] = p;
+        }
+        workgroupBarrier();
+        for (var r = 0u; r < PER; r++) {
+            let d = li + 64u * r;
+            if (d < DV) {
+                var s = acc[r];
+                for (var j = 0u; j < cn; j++) { s += w[j] * vload((c0 + j) * pu(7u) + vbase + d); }
+                acc[r] = s;
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var r = 0u; r < PER; r++) {
+        let d = li + 64u * r;
+        if (d < DV) { O[at(14u, d, h, t, 0u)] = acc[r]; }
+    }
+}

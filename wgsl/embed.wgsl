@@ -1,0 +1,20 @@
+// Out[:, t] = the row Tokens[t] of a table in its file layout. One
+// workgroup per token. Words: 0 D, 1 T, 2 row bytes, 3 rows, Tokens at 4,
+// Out at 9. An out-of-range token gives a row of zeros.
+//!use common
+//!decode
+@group(0) @binding(2) var<storage, read_write> W: array<u32>;
+@group(0) @binding(3) var<storage, read_write> Tok: array<u32>;
+@group(0) @binding(4) var<storage, read_write> O: array<f32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let t = group_index(wid, nwg);
+    if (t >= pu(1u)) { return; }
+    let tok = Tok[at(4u, t, 0u, 0u, 0u)];
+    for (var i = li; i < pu(0u); i += 64u) {
+        var v = 0.0;
+        if (tok < pu(3u)) { v = dq(tok * pu(2u), i); }
+        O[at(9u, i, t, 0u, 0u)] = v;
+    }
+}

@@ -1,0 +1,56 @@
+// Package wgsl holds the WGSL kernel sources of the WebGPU backend, one job
+// per file, named like their Metal twins in msl/. Sources are assembled
+// from pieces: a kernel file may start with lines `//!use NAME` naming
+// helper files (without .wgsl) to prepend, such as the block decoders of
+// the quantized weight types.
+package wgsl
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+)
+
+//go:embed *.wgsl
+var files embed.FS
+
+// Source returns the kernel file name (without .wgsl) with its helpers
+// prepended, and the helper named decode for the weight type the kernel is
+// built for ("" for none) when it uses `//!decode`.
+func Source(name, decode string) (string, error) {
+	seen := map[string]bool{}
+	var b strings.Builder
+	var add func(n string) error
+	add = func(n string) error {
+		if seen[n] {
+			return nil
+		}
+		seen[n] = true
+		src, err := files.ReadFile(n + ".wgsl")
+		if err != nil {
+			return fmt.Errorf("wgsl: no kernel source %s.wgsl", n)
+		}
+		for _, line := range strings.Split(string(src), "\n") {
+			switch {
+			case strings.HasPrefix(line, "//!use "):
+				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!use "))); err != nil {
+					return err
+				}
+			case strings.HasPrefix(line, "//!decode"):
+				if decode == "" {
+					return fmt.Errorf("wgsl: %s.wgsl needs a weight type", n)
+				}
+				if err := add("decode_" + decode); err != nil {
+					return err
+				}
+			}
+		}
+		b.Write(src)
+		b.WriteByte('\n')
+		return nil
+	}
+	if err := add(name); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
