@@ -25,7 +25,7 @@ func inspectCmd(w io.Writer, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	listTensors := fs.Bool("tensors", true, "list every tensor (-tensors=false for the summary only)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: ember inspect FILE [--json] [-tensors=false]\n\nShows a GGUF file's format, metadata, tensors, totals and tokenizer.")
+		fmt.Fprintln(fs.Output(), "Usage: ember inspect FILE|NAME|URL [--json] [-tensors=false]\n\nShows a GGUF file's format, metadata, tensors, totals and tokenizer.")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the file name.
@@ -47,7 +47,11 @@ func inspectCmd(w io.Writer, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("want one GGUF file, got %d arguments", len(files))
 	}
-	rep, err := inspectFile(files[0])
+	path, err := resolveModel(files[0])
+	if err != nil {
+		return err
+	}
+	rep, err := inspectFile(path)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func runTokenize(args []string) error { return tokenizeCmd(os.Stdout, os.Stdin, 
 // tokenizeCmd is the command with its input and output, for tests.
 func tokenizeCmd(w io.Writer, stdin io.Reader, args []string) error {
 	fs := flag.NewFlagSet("tokenize", flag.ContinueOnError)
-	model := fs.String("model", "", "GGUF file whose vocabulary to use (a model or a vocabulary-only file)")
+	model := fs.String("model", "", "GGUF file whose vocabulary to use (a model or a vocabulary-only file), a registry name or a URL")
 	noSpecial := fs.Bool("no-special", false, "treat the text of control tokens (<|im_start|>, <s> ...) as plain text")
 	show := fs.Bool("show", false, "print one token per line: its id and its piece, quoted with escapes")
 	addSpecial := fs.Bool("bos", false, "add BOS/EOS as the vocabulary asks (tokenizer.ggml.add_bos_token)")
@@ -60,7 +60,11 @@ func tokenizeCmd(w io.Writer, stdin io.Reader, args []string) error {
 		}
 		text = string(b)
 	}
-	r, err := gguf.Open(*model)
+	path, err := resolveModel(*model)
+	if err != nil {
+		return err
+	}
+	r, err := gguf.Open(path)
 	if err != nil {
 		return err
 	}
