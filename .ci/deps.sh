@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-want_apt=(libvulkan1 mesa-vulkan-drivers)
+want_apt=(libvulkan1 mesa-vulkan-drivers chromium)
 command -v node >/dev/null 2>&1 || want_apt+=(nodejs npm)
 for p in "${want_apt[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
@@ -19,7 +19,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-if [ ! -d internal/oracle/node_modules/node-llama-cpp ] || [ ! -d internal/oracle/node_modules/@huggingface/jinja ]; then
-  echo "deps: installing npm packages of the llama.cpp oracle (internal/oracle)"
+if [ ! -d internal/oracle/node_modules/node-llama-cpp ] || [ ! -d internal/oracle/node_modules/@huggingface/jinja ] || [ ! -d internal/oracle/node_modules/openai ]; then
+  echo "deps: installing npm packages of the llama.cpp oracle and the OpenAI client test (internal/oracle)"
   (cd internal/oracle && npm install --no-audit --no-fund --loglevel=error)
 fi

@@ -1,9 +1,10 @@
 // Package oracle runs llama.cpp (through the npm package node-llama-cpp,
 // which ships its prebuilt CPU libraries) and Hugging Face's own Jinja
 // renderer as independent references for ember's parity tests and
-// benchmarks. It lives outside engine/ because nothing in the engine may
-// depend on it: it is test and benchmark tooling only. `make test` installs
-// its npm packages (package.json beside this file).
+// benchmarks, and the official OpenAI client, which the server's tests
+// drive unmodified. It lives outside engine/ because nothing in the engine
+// may depend on it: it is test and benchmark tooling only. `make test`
+// installs its npm packages (package.json beside this file).
 package oracle
 
 import (

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/server"
+)
+
+func init() {
+	register("serve", "serve a model: OpenAI-compatible API, WebSocket, web chat page", runServe)
+}
+
+func runServe(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var mf modelFlags
+	mf.register(fs)
+	addr := fs.String("addr", "127.0.0.1:8000", "address to listen on (loopback unless you say otherwise)")
+	key := fs.String("api-key", os.Getenv("EMBER_API_KEY"), "API key every route requires (default $EMBER_API_KEY; empty: none)")
+	parallel := fs.Int("parallel", 1, "sessions generating at once (fewer if memory does not allow)")
+	maxBody := fs.Int64("max-body", 1<<20, "largest request body or WebSocket message, in bytes")
+	maxPrompt := fs.Int("max-prompt", 256<<10, "largest prompt (all messages together), in bytes")
+	var origins stringList
+	fs.Var(&origins, "origin", "another origin (scheme://host:port) whose pages may use the WebSocket (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *parallel < 1 {
+		return fmt.Errorf("--parallel must be at least 1")
+	}
+	logger := log.New(os.Stderr, "ember serve: ", log.LstdFlags)
+	srv := server.New(server.Config{
+		APIKey: *key, Parallel: *parallel, Origins: origins, MaxBodyBytes: *maxBody, MaxPromptBytes: *maxPrompt,
+		Logf: logger.Printf,
+	})
+	defer srv.Close()
+	if mf.model != "" {
+		path, err := resolveModel(mf.model)
+		if err != nil {
+			return err
+		}
+		be, err := newBackend(mf.backend, mf.threads, mf.mmap, mf.verbose)
+		if err != nil {
+			return err
+		}
+		srv.LoadModel(path, engine.Options{Backend: be, Threads: mf.threads, Context: mf.ctx})
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && *key == "" {
+		logger.Printf("warning: listening on %s without --api-key: anyone who can reach it can use it", host)
+	}
+	// Tests and scripts read the address from this line (port 0 picks one).
+	fmt.Printf("listening on http://%s (chat page /, OpenAI API /v1, WebSocket /ws)\n", ln.Addr())
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 2)
+	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		// A model that cannot load ends the command rather than leave a
+		// server that answers every request with 503.
+		if err := srv.WaitModel(ctx); err != nil && ctx.Err() == nil {
+			errc <- err
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Printf("shutting down")
+	// Streams end with their clients; give them a moment, then cut them.
+	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	hs.Close()
+	return nil
+}

@@ -1,0 +1,56 @@
+package server
+
+import "time"
+
+// Config is what a Server enforces. The zero value of each field means its
+// default (see withDefaults).
+type Config struct {
+	// APIKey, when set, is required on every route: as "Authorization:
+	// Bearer KEY", or as ?key=KEY where a browser cannot set headers (the
+	// page and its WebSocket).
+	APIKey string
+	// Parallel is the number of sessions generating at once; requests
+	// beyond it wait in a queue. It is lowered when memory does not allow it.
+	Parallel int
+	// Origins are the extra origins (scheme://host[:port]) whose pages may
+	// open the WebSocket; the server's own origin always may.
+	Origins []string
+	// MaxBodyBytes bounds a request body and a WebSocket message.
+	MaxBodyBytes int64
+	// MaxPromptBytes bounds the text of a prompt or of all messages.
+	MaxPromptBytes int
+	// MaxQueue bounds the requests waiting for a session; more get 503.
+	MaxQueue int
+	// MaxInflight bounds the requests one WebSocket has in flight.
+	MaxInflight int
+	// RelayTimeout bounds how long a relayed request waits for a browser
+	// engine's next event.
+	RelayTimeout time.Duration
+	// Logf, when set, receives one line per notable event.
+	Logf func(format string, args ...any)
+}
+
+func (c Config) withDefaults() Config {
+	if c.Parallel <= 0 {
+		c.Parallel = 1
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.MaxPromptBytes <= 0 {
+		c.MaxPromptBytes = 256 << 10
+	}
+	if c.MaxQueue <= 0 {
+		c.MaxQueue = 1024
+	}
+	if c.MaxInflight <= 0 {
+		c.MaxInflight = 256
+	}
+	if c.RelayTimeout <= 0 {
+		c.RelayTimeout = 5 * time.Minute
+	}
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+	return c
+}

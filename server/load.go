@@ -1,0 +1,184 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/cpu"
+)
+
+// Progress is the state of a model load, sent to every WebSocket client
+// as it changes and to each new client when it connects.
+type Progress struct {
+	Model  string `json:"model"`
+	State  string `json:"state"` // "loading", "ready" or "failed"
+	Loaded int64  `json:"loaded"`
+	Total  int64  `json:"total"`
+	Error  string `json:"error,omitempty"`
+}
+
+// countingBackend reports the bytes of weights handed to the backend,
+// which is how far a load has come: uploading weights is nearly all of it.
+type countingBackend struct {
+	gpu.Backend
+	add func(n int)
+}
+
+func (b countingBackend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (gpu.Buffer, error) {
+	buf, err := b.Backend.Weight(name, typ, shape, data)
+	b.add(len(data))
+	return buf, err
+}
+
+// LoadModel starts loading the GGUF that ref names (through OpenFile) as
+// the server's model and returns at once; requests wait until it is
+// ready, and WebSocket clients see its progress. It may be called once.
+func (s *Server) LoadModel(ref string, opts engine.Options) {
+	l := &local{name: ModelName(ref), ready: make(chan struct{}), maxQueue: int64(s.cfg.MaxQueue)}
+	s.mu.Lock()
+	if s.local != nil {
+		s.mu.Unlock()
+		panic("server: LoadModel called twice")
+	}
+	s.local = l
+	s.mu.Unlock()
+	// Progress goes out through a one-slot mailbox to a sender, so a client
+	// that does not read slows no load; updates it is behind on are dropped,
+	// the newest kept.
+	box := make(chan Progress, 1)
+	post := func(p Progress) {
+		for {
+			select {
+			case box <- p:
+				return
+			default:
+				select {
+				case <-box:
+				default:
+				}
+			}
+		}
+	}
+	go func() {
+		for p := range box {
+			s.broadcastProgress(p)
+		}
+	}()
+	go func() {
+		l.err = s.load(l, ref, opts, post)
+		if l.err != nil {
+			s.cfg.Logf("loading %s: %v", ref, l.err)
+		} else {
+			s.cfg.Logf("model %s ready: %d sessions of %d tokens", l.name, l.size, l.eng.Context)
+		}
+		close(l.ready)
+		post(l.progress())
+		close(box)
+	}()
+}
+
+func (s *Server) load(l *local, ref string, opts engine.Options, post func(Progress)) error {
+	f, err := OpenFile(ref)
+	if err != nil {
+		return err
+	}
+	var total int64
+	for _, t := range f.Tensors {
+		total += int64(t.Size)
+	}
+	l.total.Store(total)
+	post(l.progress())
+	be := opts.Backend
+	if be == nil {
+		be = cpu.NewWith(cpu.Options{Threads: opts.Threads, Mapped: opts.Mapped})
+	}
+	// Report at most about a hundred steps, however many tensors there are.
+	step, next := max(total/100, 1), int64(0)
+	opts.Backend = countingBackend{be, func(n int) {
+		if v := l.loaded.Add(int64(n)); v >= next {
+			next = v + step
+			post(l.progress())
+		}
+	}}
+	e, err := engine.New(f, opts)
+	if err != nil {
+		be.Close()
+		f.Close()
+		return fmt.Errorf("%s: %w", ref, err)
+	}
+	sessions, err := openSessions(e, s.cfg.Parallel, availableMemory())
+	if err != nil {
+		e.Close()
+		f.Close()
+		return err
+	}
+	if len(sessions) < s.cfg.Parallel {
+		s.cfg.Logf("memory allows %d parallel sessions, not %d", len(sessions), s.cfg.Parallel)
+	}
+	l.eng, l.file, l.size = e, f, len(sessions)
+	l.slots = make(chan *engine.Session, len(sessions))
+	for _, ss := range sessions {
+		l.slots <- ss
+	}
+	return nil
+}
+
+// openSessions opens up to n sessions, fewer when the first one's size
+// says more would not fit in three quarters of the available memory
+// (avail 0: unknown, no limit). Each session owns a KV cache of the
+// engine's full context, which is what bounds parallelism.
+func openSessions(e *engine.Engine, n int, avail uint64) ([]*engine.Session, error) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	first, err := e.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	runtime.ReadMemStats(&after)
+	cost := after.TotalAlloc - before.TotalAlloc
+	if avail > 0 && cost > 0 {
+		n = max(1, min(n, int(avail/4*3/cost)))
+	}
+	out := []*engine.Session{first}
+	for len(out) < n {
+		ss, err := e.NewSession()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ss)
+	}
+	return out, nil
+}
+
+func (l *local) progress() Progress {
+	p := Progress{Model: l.name, State: "loading", Loaded: l.loaded.Load(), Total: l.total.Load()}
+	select {
+	case <-l.ready:
+		p.State = "ready"
+		if l.err != nil {
+			p.State, p.Error = "failed", l.err.Error()
+		}
+	default:
+	}
+	return p
+}
+
+// WaitModel waits until the model LoadModel started is loaded and returns
+// why loading failed, if it did (nil also when no model was asked for).
+func (s *Server) WaitModel(ctx context.Context) error {
+	s.mu.Lock()
+	l := s.local
+	s.mu.Unlock()
+	if l == nil {
+		return nil
+	}
+	select {
+	case <-l.ready:
+		return l.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
