@@ -1,6 +1,8 @@
 # ember — see README.md. `make run` is the main job, `make test` the whole suite.
 GO      ?= go
-MODEL   ?= $(wildcard ../shared/models/stories260K.gguf)
+# ../shared's copy when present, else the registry name: downloaded once into
+# the cache ($EMBER_CACHE or ~/.cache/ember), then used offline from there.
+MODEL   ?= $(or $(wildcard ../shared/models/stories260K.gguf),stories260k)
 PROMPT  ?= Once upon a time
 COUNT   ?= 128
 EMBER   := bin/ember
@@ -18,9 +20,6 @@ deps:
 oracle: deps
 
 run: build
-	@if [ -z "$(MODEL)" ]; then \
-	  echo "make run: no model found (../shared/models/stories260K.gguf is absent)."; \
-	  echo "Point it at a GGUF file: make run MODEL=path/to/model.gguf [PROMPT='...']"; exit 2; fi
 	$(EMBER) run --model $(MODEL) --prompt "$(PROMPT)" --count $(COUNT)
 
 vet:

@@ -3,12 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
+	"github.com/emberllm/ember/gpu/webgpu"
 )
 
 // modelFlags are the options every command that loads a model takes.
@@ -22,23 +24,27 @@ type modelFlags struct {
 }
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&m.model, "model", "", "GGUF model file")
+	fs.StringVar(&m.model, "model", "", "model: a registry name (see ember ls), a GGUF file or an http(s) URL")
 	fs.IntVar(&m.ctx, "ctx", 0, fmt.Sprintf("context size in tokens (default %d, capped by the model)", engine.DefaultContext))
 	fs.IntVar(&m.threads, "threads", 0, "CPU threads (default: one per core)")
-	fs.StringVar(&m.backend, "backend", "cpu", "backend: cpu")
+	fs.StringVar(&m.backend, "backend", "auto", "backend: auto (WebGPU on a real GPU, else the CPU), cpu, webgpu")
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
 	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
 }
 
 func (m *modelFlags) load() (*engine.Engine, error) {
 	if m.model == "" {
-		return nil, fmt.Errorf("no model given: pass --model FILE.gguf")
+		return nil, fmt.Errorf("no model given: pass --model NAME|FILE|URL")
 	}
-	be, err := newBackend(m.backend, m.threads, m.mmap)
+	path, err := resolveModel(m.model)
 	if err != nil {
 		return nil, err
 	}
-	e, err := engine.Load(m.model, engine.Options{Backend: be, Threads: m.threads, Context: m.ctx})
+	be, err := newBackend(m.backend, m.threads, m.mmap, m.verbose)
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.Load(path, engine.Options{Backend: be, Threads: m.threads, Context: m.ctx})
 	if err != nil {
 		be.Close()
 		return nil, err
@@ -49,12 +55,38 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	return e, nil
 }
 
-func newBackend(name string, threads int, mapped bool) (gpu.Backend, error) {
+// newBackend opens the named backend. auto takes WebGPU on a real GPU and
+// the CPU otherwise: a software Vulkan adapter (lavapipe, SwiftShader) is
+// slower than ember's own CPU kernels.
+func newBackend(name string, threads int, mapped, verbose bool) (gpu.Backend, error) {
+	cpuBackend := func() gpu.Backend { return cpu.NewWith(cpu.Options{Threads: threads, Mapped: mapped}) }
 	switch name {
-	case "cpu", "auto", "":
-		return cpu.NewWith(cpu.Options{Threads: threads, Mapped: mapped}), nil
+	case "cpu":
+		return cpuBackend(), nil
+	case "webgpu", "auto", "":
+		be, err := webgpu.Open(webgpu.Options{})
+		if err != nil {
+			if name == "webgpu" {
+				return nil, err
+			}
+			if verbose {
+				fmt.Fprintf(os.Stderr, "backend auto: %v; using the CPU\n", err)
+			}
+			return cpuBackend(), nil
+		}
+		if d, ok := be.(interface{ Describe(io.Writer) }); ok && (verbose || name == "webgpu") {
+			d.Describe(os.Stderr)
+		}
+		if s, ok := be.(interface{ Software() bool }); ok && s.Software() && name != "webgpu" {
+			be.Close()
+			if verbose {
+				fmt.Fprintln(os.Stderr, "backend auto: the WebGPU adapter is a software renderer; using the CPU")
+			}
+			return cpuBackend(), nil
+		}
+		return be, nil
 	}
-	return nil, fmt.Errorf("unknown backend %q (available: cpu)", name)
+	return nil, fmt.Errorf("unknown backend %q (available: auto, cpu, webgpu)", name)
 }
 
 // sampleFlags are the sampling options of run and chat.

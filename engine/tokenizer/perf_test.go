@@ -57,7 +57,10 @@ func TestLinearTime(t *testing.T) {
 			ta, tb := timeEncode(tk, a), timeEncode(tk, b)
 			ratio := float64(tb) / float64(max(ta, time.Microsecond))
 			t.Logf("%s/%s: 256 KB %v, 1 MB %v (x%.1f)", name, in.name, ta, tb, ratio)
-			if ratio > 8 {
+			// Linear is 4x, quadratic 16x; on a loaded 2-core machine even
+			// the best of three runs has been seen at 8.1x, so the line
+			// sits between the two.
+			if ratio > 11 {
 				t.Errorf("%s/%s: 4x the input took %.1fx the time (256 KB %v, 1 MB %v)", name, in.name, ratio, ta, tb)
 			}
 		}
