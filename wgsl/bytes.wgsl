@@ -9,3 +9,11 @@ fn h16(o: u32) -> f32 {
 }
 // u32le reads 4 bytes at any offset.
 fn u32le(o: u32) -> u32 { return b8(o) | (b8(o + 1u) << 8u) | (b8(o + 2u) << 16u) | (b8(o + 3u) << 24u); }
+// w32 reads the 4 bytes at any byte offset o from the one or two words
+// holding them.
+fn w32(o: u32) -> u32 {
+    let a = o >> 2u;
+    let s = (o & 3u) * 8u;
+    if (s == 0u) { return W[a]; }
+    return (W[a] >> s) | (W[a + 1u] << (32u - s));
+}

@@ -1,5 +1,6 @@
 // Out[n, b, t] = Σ_k W[k, n, b] · In[k, b, t] for weights in their file
-// layout (dq decodes one). One workgroup per output; its threads split k.
+// layout (dot_block takes one block of a row against packed activations).
+// One workgroup per output; its threads take the row's blocks in turn.
 // Words: 0 K, 1 N, 2 B, 3 T, 4 row bytes, In at 5, Out at 10.
 //!use common
 //!decode
@@ -20,8 +21,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (t >= pu(3u)) { return; }
     let rb = (b * N + n) * pu(4u);
     var s = 0.0;
-    for (var k = li; k < pu(0u); k += 64u) {
-        s += dq(rb, k) * X[at(5u, k, b, t, 0u)];
+    let xo = at(5u, 0u, b, t, 0u);
+    for (var blk = li; blk < pu(0u) / BLOCK; blk += 64u) {
+        s += dot_block(rb, blk, xo + blk * BLOCK);
     }
     red[li] = s;
     workgroupBarrier();

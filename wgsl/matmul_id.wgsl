@@ -27,8 +27,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var acc = 0.0;
     if (e < pu(5u)) {
         let rb = (e * N + n) * pu(4u);
-        for (var k = li; k < pu(0u); k += 64u) {
-            acc += dq(rb, k) * X[at(7u, k, si, t, 0u)];
+        let xo = at(7u, 0u, si, t, 0u);
+        for (var blk = li; blk < pu(0u) / BLOCK; blk += 64u) {
+            acc += dot_block(rb, blk, xo + blk * BLOCK);
         }
     }
     red[li] = acc;

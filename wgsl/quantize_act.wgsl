@@ -2,7 +2,7 @@
 // a product with quantized or half weights, so both backends multiply the
 // same numbers: mode 0, 8-bit blocks of 32 with an f16 scale (Q8_0, Q8_1);
 // mode 1, 8-bit blocks of 256 with an f32 scale from the signed extreme
-// (Q8_K); mode 2, f16. The result is written as floats, packed {K, rows}.
+// (Q8_K); mode 2, f16; mode 3, unchanged (a packed copy). The result is written as floats, packed {K, rows}.
 // One thread per block. Words: 0 K, 1 rows, 2 block size, 3 mode,
 // 4 In's dim 1 (to split the row index), In at 5.
 //!use common
@@ -22,6 +22,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let i2 = row / pu(4u);
     let mode = pu(3u);
     let out = row * K + k0;
+    if (mode == 3u) {
+        for (var k = 0u; k < bs; k++) { Y[out + k] = X[at(5u, k0 + k, i1, i2, 0u)]; }
+        return;
+    }
     if (mode == 2u) {
         for (var k = 0u; k < bs; k++) { Y[out + k] = half(X[at(5u, k0 + k, i1, i2, 0u)]); }
         return;

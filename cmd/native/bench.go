@@ -86,6 +86,13 @@ func runBench(args []string) error {
 		kernels = s.DecodeKernels()
 		fmt.Fprintf(os.Stderr, "rep %d: prefill %.1f tok/s, decode %.1f tok/s\n", r+1, pre[r], dec[r])
 	}
+	copyGBs := 0.0
+	if bw, ok := e.Backend.(interface{ CopyBandwidth() (float64, error) }); ok {
+		if copyGBs, err = bw.CopyBandwidth(); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "device memory bandwidth (buffer copy): %.1f GB/s\n", copyGBs)
+	}
 	pm, ps := meanSD(pre)
 	dm, ds := meanSD(dec)
 	perTok := e.Model.DecodeBytes()
@@ -99,7 +106,7 @@ func runBench(args []string) error {
 			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps,
 			"prefill_mean": pm, "prefill_sd": ps, "decode_mean": dm, "decode_sd": ds,
 			"kernels_per_token": kernels, "weight_bytes_per_token": perTok,
-			"prefill": pre, "decode": dec,
+			"prefill": pre, "decode": dec, "copy_gbps": copyGBs,
 		})
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -40,6 +40,20 @@ type compiler struct {
 	g       *gpu.Graph
 	p       *program
 	buffers map[*gpu.Tensor]*wgpu.Buffer // root tensor -> device memory
+	// rounded holds activations already rounded for a product, so the
+	// products sharing an input (q, k, v; gate, up) round it once; an op
+	// writing the input's memory drops the entry.
+	rounded map[roundKey]roundedAct
+}
+
+type roundKey struct {
+	in      *gpu.Tensor
+	mode, B int
+}
+
+type roundedAct struct {
+	t *gpu.Tensor
+	l loc
 }
 
 // Compile builds pipelines, buffers and bind groups for every op.
@@ -54,7 +68,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
 	}
 	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32}
-	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}}
+	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}}
 	step, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: g.Name + ".step", Size: 16, Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
 	if err != nil {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
@@ -65,6 +79,13 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		if err := c.lower(op); err != nil {
 			p.release()
 			return nil, fmt.Errorf("webgpu: compile %s: op %d (%s): %w", g.Name, i, op.OpName(), err)
+		}
+		for _, o := range op.Outputs() {
+			for k := range c.rounded {
+				if k.in.Root() == o.Root() {
+					delete(c.rounded, k)
+				}
+			}
 		}
 	}
 	return p, nil

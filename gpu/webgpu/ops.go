@@ -409,23 +409,30 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 
 // roundActivations adds the kernel rounding a product's input {K, B, T}
 // (at location l) the way the CPU backend does for weights of type wt, and
-// returns the rounded copy and its location; inputs of F32 weights pass
-// through.
+// returns the rounded, packed copy and its location; packed inputs of F32
+// weights pass through.
 func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T int) (*gpu.Tensor, loc, error) {
 	mode, bs := 0, 32
 	switch wt {
 	case gguf.F32:
-		return in, l, nil
+		if l.stride[0] == 1 {
+			return in, l, nil
+		}
+		mode, bs = 3, 1 // the products read activations packed
 	case gguf.F16:
 		mode, bs = 2, 32
 	case gguf.Q2_K, gguf.Q3_K, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
 		mode, bs = 1, 256
 	}
 	if K%bs != 0 {
-		if mode != 2 {
+		if mode < 2 {
 			return nil, l, fmt.Errorf("rows of %d are not whole blocks of %d activations", K, bs)
 		}
 		bs = 1
+	}
+	key := roundKey{in: in, mode: mode, B: B}
+	if r, ok := c.rounded[key]; ok {
+		return r.t, r.l, nil
 	}
 	rows := B * T
 	q := &gpu.Tensor{Name: in.Name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(K, rows), Kind: gpu.Activation}
@@ -435,5 +442,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	if err := c.dispatch("quantize_act", "", p, false, []*gpu.Tensor{in, q}, groupsOf64(rows*K/bs)); err != nil {
 		return nil, l, err
 	}
-	return q, loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}, nil
+	ql := loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}
+	c.rounded[key] = roundedAct{q, ql}
+	return q, ql, nil
 }
