@@ -3,7 +3,7 @@
 // Out at 9. An out-of-range token gives a row of zeros.
 //!use common
 //!decode
-@group(0) @binding(2) var<storage, read_write> W: array<u32>;
+@group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read_write> Tok: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 // The decoders' block products name activations X; gathering rows uses

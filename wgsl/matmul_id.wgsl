@@ -5,8 +5,8 @@
 // range gives zeros.
 //!use common
 //!decode
-@group(0) @binding(2) var<storage, read_write> W: array<u32>;
-@group(0) @binding(3) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read> W: array<u32>;
+@group(0) @binding(3) var<storage, read> X: array<f32>;
 @group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> O: array<f32>;
 

@@ -158,7 +158,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	p.u(K, N, B, T, o.W.Type.RowBytes(K))
 	p.loc(li)
 	p.loc(lo)
-	return c.dispatch("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out}, N*B*T)
+	return c.dispatch("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out}, (N+7)/8*B*T)
 }
 
 func (c *compiler) lowerEmbed(o *gpu.Embed) error {

@@ -14,7 +14,7 @@ import (
 // open returns a backend on this machine's adapter (lavapipe in CI, where
 // .ci/deps.sh installs mesa-vulkan-drivers). No adapter is a failure, not
 // a skip: the tests must run where CI runs them.
-func open(t *testing.T) gpu.Backend {
+func open(t testing.TB) gpu.Backend {
 	t.Helper()
 	be, err := webgpu.Open(webgpu.Options{})
 	if err != nil {
@@ -30,3 +30,5 @@ var weightTypes = []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0, gguf.Q4_0, gg
 func TestOps(t *testing.T) {
 	gputest.RunOpSuiteSubset(t, func() gpu.Backend { return open(t) }, nil, weightTypes)
 }
+
+func openB(b *testing.B) gpu.Backend { return open(b) }

@@ -1,0 +1,80 @@
+//go:build cgo && !js
+
+package webgpu_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/quant"
+	"github.com/emberllm/ember/gpu"
+)
+
+// benchProgram times Run plus Sync of a compiled graph: one submission and
+// the wait for it, as a decode step pays them.
+func benchProgram(b *testing.B, be gpu.Backend, g *gpu.Graph, bytes int64) {
+	p, err := be.Compile(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.Run(gpu.Params{}); err != nil {
+			b.Fatal(err)
+		}
+		if err := be.Sync(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func randomWeights(b *testing.B, be gpu.Backend, typ gguf.TensorType, k, n int) gpu.Buffer {
+	r := rand.New(rand.NewPCG(1, 2))
+	x := make([]float32, k*n)
+	for i := range x {
+		x[i] = float32(r.NormFloat64())
+	}
+	data := make([]byte, typ.RowBytes(k)*n)
+	if err := quant.Quantize(typ, x, data); err != nil {
+		b.Fatal(err)
+	}
+	w, err := be.Weight("w", typ, gpu.Shape4(k, n), data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+// BenchmarkMatVec is one decode product of a 4096-wide row matrix; SetBytes
+// is the weight bytes, so MB/s is the bandwidth the kernel reaches.
+func BenchmarkMatVec(b *testing.B) {
+	for _, typ := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+		b.Run(fmt.Sprintf("4096x14336/%s", typ), func(b *testing.B) {
+			be := openB(b)
+			defer be.Close()
+			const k, n = 4096, 14336
+			g := gpu.NewGraph("matvec", 1)
+			in, _ := be.Alloc("in", gguf.F32, gpu.Shape4(k, 1))
+			out, _ := be.Alloc("out", gguf.F32, gpu.Shape4(n, 1))
+			g.Do(&gpu.MatMul{W: g.Bind("w", randomWeights(b, be, typ, k, n)), In: g.Bind("in", in), Out: g.Bind("out", out)})
+			benchProgram(b, be, g, int64(typ.RowBytes(k)*n))
+		})
+	}
+}
+
+// BenchmarkDispatches is a chain of 256 tiny dependent adds: the cost of
+// a dispatch itself, which a decode step pays a few hundred times.
+func BenchmarkDispatches(b *testing.B) {
+	be := openB(b)
+	defer be.Close()
+	g := gpu.NewGraph("chain", 1)
+	buf, _ := be.Alloc("x", gguf.F32, gpu.Shape4(256))
+	x := g.Bind("x", buf)
+	for range 256 {
+		g.Do(&gpu.Add{A: x, B: x, Out: x})
+	}
+	benchProgram(b, be, g, 0)
+}
