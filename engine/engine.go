@@ -79,6 +79,11 @@ func New(r *gguf.Reader, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := be.(interface{ CopiesWeights() bool }); ok && c.CopiesWeights() {
+		// The weights now live in the backend's memory: the file's pages
+		// need not stay resident as well.
+		r.DropPages()
+	}
 	if m.Config.Vocab != tok.VocabSize() {
 		return nil, fmt.Errorf("the model has %d output rows but the tokenizer %d tokens", m.Config.Vocab, tok.VocabSize())
 	}

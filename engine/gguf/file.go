@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"unsafe"
 )
 
 // Reader gives random access to a GGUF file's tensors. On unix the file is
@@ -64,6 +65,37 @@ func (r *Reader) Size() int64 { return r.size }
 
 // Mapped reports whether tensor data comes from a memory mapping.
 func (r *Reader) Mapped() bool { return r.mapped != nil }
+
+// DropData releases the resident pages lying wholly inside b, a slice
+// TensorData returned, once a backend has copied it: loading then never
+// holds a tensor twice for long. Other slices are ignored.
+func (r *Reader) DropData(b []byte) {
+	if r.mapped == nil || len(b) == 0 {
+		return
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(r.mapped)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if p < base || p+uintptr(len(b)) > base+uintptr(len(r.mapped)) {
+		return
+	}
+	page := uintptr(os.Getpagesize())
+	lo := (p - base + page - 1) &^ (page - 1)
+	hi := (p - base + uintptr(len(b))) &^ (page - 1)
+	if hi > lo {
+		dropPages(r.mapped[lo:hi])
+	}
+}
+
+// DropPages releases the mapping's resident pages once a backend has
+// copied the weights out of them, so the file does not count twice in the
+// process's memory; slices from TensorData stay valid (pages fault back
+// in from the file).
+func (r *Reader) DropPages() error {
+	if r.mapped == nil {
+		return nil
+	}
+	return dropPages(r.mapped)
+}
 
 // span checks that t lies inside the file; the header parser guarantees
 // it for the file's own tensors, this guards infos built by hand.

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
-	"github.com/emberllm/ember/engine/quantize"
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
@@ -38,31 +36,8 @@ var moeMLATypes = []string{"F32", "Q8_0", "Q4_0", "Q4_K", "Q6_K"}
 // writeTiny writes a synthetic model into dir and returns its path.
 func writeTiny(t testing.TB, dir, shape string, arch synth.Arch, typ string, seed uint64) string {
 	t.Helper()
-	cfg, err := synth.Preset(shape, arch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := synth.BuiltinVocab(cfg.Vocab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.Apply(v); err != nil {
-		t.Fatal(err)
-	}
-	scheme, err := quantize.ParseScheme(typ, true)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.gguf", strings.ReplaceAll(shape, ":", "_"), arch, typ))
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := synth.Write(f, &cfg, v, synth.Options{Scheme: scheme, Seed: seed, Workers: 2}); err != nil {
-		f.Close()
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := synth.WriteFile(path, shape, arch, typ, seed); err != nil {
 		t.Fatal(err)
 	}
 	return path

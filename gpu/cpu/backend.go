@@ -42,6 +42,10 @@ func NewWith(o Options) *Backend {
 	return &Backend{threads: o.Threads, mapped: o.Mapped, pool: newPool(o.Threads)}
 }
 
+// CopiesWeights reports whether Weight copies data (the default) rather
+// than keeping the caller's memory.
+func (b *Backend) CopiesWeights() bool { return !b.mapped }
+
 // Threads is the number of workers.
 func (b *Backend) Threads() int { return b.threads }
 

@@ -76,6 +76,9 @@ func Open(o Options) (gpu.Backend, error) {
 
 func (b *Backend) Name() string { return "webgpu(" + b.info.Device + ")" }
 
+// CopiesWeights is true: weights are uploaded to the device.
+func (b *Backend) CopiesWeights() bool { return true }
+
 // Software reports whether the adapter renders on the CPU (lavapipe,
 // SwiftShader, WARP).
 func (b *Backend) Software() bool { return b.info.AdapterType == wgpu.AdapterTypeCPU }

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/engine/model"
-	"github.com/emberllm/ember/engine/quantize"
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
@@ -23,28 +21,8 @@ import (
 // writeTiny writes a tiny synthetic model of the given layout.
 func writeTiny(t *testing.T, dir, shape string, arch synth.Arch, typ string, seed uint64) string {
 	t.Helper()
-	cfg, err := synth.Preset(shape, arch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := synth.BuiltinVocab(cfg.Vocab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.Apply(v); err != nil {
-		t.Fatal(err)
-	}
-	scheme, err := quantize.ParseScheme(typ, true)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.gguf", shape, arch, typ))
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := synth.Write(f, &cfg, v, synth.Options{Scheme: scheme, Seed: seed, Workers: 2}); err != nil {
+	if err := synth.WriteFile(path, shape, arch, typ, seed); err != nil {
 		t.Fatal(err)
 	}
 	return path
