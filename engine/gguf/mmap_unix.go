@@ -15,8 +15,3 @@ func mmapFile(f *os.File, size int64) ([]byte, error) {
 }
 
 func munmap(b []byte) error { return syscall.Munmap(b) }
-
-// dropPages tells the kernel the mapped pages are not needed now: they
-// leave the process's resident set and fault back in from the file if
-// touched again.
-func dropPages(b []byte) error { return syscall.Madvise(b, syscall.MADV_DONTNEED) }
