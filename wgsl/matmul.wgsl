@@ -28,7 +28,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (n < N && t < pu(3u)) {
         let rb = (b * N + n) * pu(4u);
         let xo = at(5u, 0u, b, t, 0u);
-        for (var blk = lane; blk < pu(0u) / BLOCK; blk += LANES) {
+        let nb = pu(0u) / BLOCK;
+        for (var blk = lane; blk < nb; blk += LANES) {
             s += dot_block(rb, blk, xo + blk * BLOCK);
         }
     }

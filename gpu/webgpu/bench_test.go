@@ -65,6 +65,28 @@ func BenchmarkMatVec(b *testing.B) {
 	}
 }
 
+// BenchmarkMatVecChain is 16 such products in one step (one submission),
+// so the time per product is the kernel's own, without the submission
+// and the wait that BenchmarkMatVec also counts.
+func BenchmarkMatVecChain(b *testing.B) {
+	for _, typ := range []gguf.TensorType{gguf.Q4_0, gguf.Q4_K} {
+		b.Run(fmt.Sprintf("16x4096x14336/%s", typ), func(b *testing.B) {
+			be := openB(b)
+			defer be.Close()
+			const k, n, chain = 4096, 14336, 16
+			g := gpu.NewGraph("matvec-chain", 1)
+			in, _ := be.Alloc("in", gguf.F32, gpu.Shape4(k, 1))
+			out, _ := be.Alloc("out", gguf.F32, gpu.Shape4(n, 1))
+			w := g.Bind("w", randomWeights(b, be, typ, k, n))
+			x, y := g.Bind("in", in), g.Bind("out", out)
+			for range chain {
+				g.Do(&gpu.MatMul{W: w, In: x, Out: y})
+			}
+			benchProgram(b, be, g, int64(typ.RowBytes(k)*n*chain))
+		})
+	}
+}
+
 // BenchmarkDispatches is a chain of 256 tiny dependent adds: the cost of
 // a dispatch itself, which a decode step pays a few hundred times.
 func BenchmarkDispatches(b *testing.B) {
