@@ -209,7 +209,6 @@ func routeIDs(t *testing.T, path string, tokens []int32) [][][]int32 {
 	}
 	prog, err := be.Compile(g)
 	if err != nil {
-		println("DEBUG", err.Error())
 		t.Fatal(err)
 	}
 	writeTokens(t, tok, tokens)

@@ -146,12 +146,13 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 					h, t := u%H, u/H
 					kvh := h / group
 					n := p.pos + t + 1
-					qb := bytesOf(q.get(ith, u))
+					qrow := q.get(ith, u)
+					qb := bytesOf(qrow)
 					if kt == tF16 {
 						// llama.cpp multiplies an F16 cache by the query
 						// converted to F16; rounding it the same way keeps
 						// greedy decoding on the same tokens.
-						for d, x := range q.get(ith, u)[:DK] {
+						for d, x := range qrow[:DK] {
 							qh[d] = f16Table[quant.F32ToF16(x)]
 						}
 						qb = bytesOf(qh)

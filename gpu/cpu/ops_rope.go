@@ -107,13 +107,9 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 // attn_factor·(1 + 0.1·ln(1/freq_scale)) when ext_factor is not zero.
 func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
 	dims := o.Dims
-	thetaScale := float32(math.Pow(float64(o.FreqBase), float64(-2/float32(dims))))
-	lo, hi := yarnCorrDims(dims, o.OrigCtx, o.FreqBase, o.BetaFast, o.BetaSlow)
+	a := o.Angles()
+	thetaScale, lo, hi, mscale := a.ThetaScale, a.CorrLo, a.CorrHi, a.MScale
 	fs, ext := o.FreqScale, o.ExtFactor
-	mscale := o.AttnFactor
-	if ext != 0 {
-		mscale *= 1 + 0.1*float32(math.Log(float64(1/fs)))
-	}
 	p := c.p
 	c.rowKernel("rope.cache", T, dims*8, refs(o.FreqFactors), []ref{{priv: rc.priv}}, func() func(w, i int) {
 		var ff []float32
@@ -141,16 +137,4 @@ func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
 			}
 		}
 	})
-}
-
-// yarnCorrDims is ggml's correction range: the dims whose wavelength spans
-// betaFast and betaSlow rotations over the original context.
-func yarnCorrDims(dims, origCtx int, base, fast, slow float32) (float32, float32) {
-	corr := func(rot float32) float32 {
-		r := float32(origCtx) / (rot * 2 * float32(math.Pi))
-		return float32(dims) * float32(math.Log(float64(r))) / (2 * float32(math.Log(float64(base))))
-	}
-	start := float32(math.Floor(float64(corr(fast))))
-	end := float32(math.Ceil(float64(corr(slow))))
-	return max(0, start), min(float32(dims-1), end)
 }

@@ -23,7 +23,13 @@ type buffer struct {
 	// shadow is the host's copy of a small I32 buffer (token and expert
 	// ids), so runs can check ids the host wrote without a readback.
 	shadow []byte
+	// stage is the mapped-read buffer of a small buffer, kept across reads:
+	// decoding reads the chosen token every step.
+	stage *wgpu.Buffer
 }
+
+// stageMax is the largest buffer whose staging buffer is kept.
+const stageMax = 4 << 20
 
 // shadowMax is the largest I32 buffer kept on the host as well.
 const shadowMax = 1 << 20
@@ -63,7 +69,12 @@ func (b *Backend) newBuffer(name string, typ gpu.Type, shape [4]int) (*buffer, e
 
 func (b *buffer) Type() gpu.Type { return b.typ }
 func (b *buffer) Shape() [4]int  { return b.shape }
-func (b *buffer) release()       { b.buf.Release() }
+func (b *buffer) release() {
+	if b.stage != nil {
+		b.stage.Release()
+	}
+	b.buf.Release()
+}
 
 // Write copies src to byte offset off. Offsets must be 4-aligned; a length
 // that is not is padded with zeros, which is only allowed at the end.
@@ -101,11 +112,13 @@ func (b *buffer) Read(off int, dst []byte) error {
 	lo := off &^ 3
 	hi := (off + len(dst) + 3) &^ 3
 	be := b.be
-	stage, err := be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: "readback", Size: uint64(hi - lo), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst})
+	stage, err := b.staging(hi - lo)
 	if err != nil {
 		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
 	}
-	defer stage.Release()
+	if stage != b.stage {
+		defer stage.Release()
+	}
 	enc, err := be.dev.TryCreateCommandEncoder(nil)
 	if err != nil {
 		return err
@@ -130,4 +143,23 @@ func (b *buffer) Read(off int, dst []byte) error {
 	}
 	copy(dst, stage.GetMappedRange(0, uint(hi-lo))[off-lo:])
 	return stage.TryUnmap()
+}
+
+// staging returns a map-read buffer of at least n bytes: the kept one for
+// small buffers, else a new one for the caller to release.
+func (b *buffer) staging(n int) (*wgpu.Buffer, error) {
+	padded := (b.size + 3) &^ 3
+	if b.stage != nil {
+		return b.stage, nil
+	}
+	desc := &wgpu.BufferDescriptor{Label: b.name + ".readback", Size: uint64(n), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst}
+	if padded > stageMax {
+		return b.be.dev.TryCreateBuffer(desc)
+	}
+	desc.Size = uint64(padded)
+	s, err := b.be.dev.TryCreateBuffer(desc)
+	if err == nil {
+		b.stage = s
+	}
+	return s, err
 }

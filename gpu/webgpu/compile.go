@@ -191,6 +191,19 @@ func locOf(t *gpu.Tensor) (loc, error) {
 	return l, nil
 }
 
+// locsOf is locOf of each tensor, or the first error.
+func locsOf(ts ...*gpu.Tensor) ([]loc, error) {
+	ls := make([]loc, len(ts))
+	for i, t := range ts {
+		l, err := locOf(t)
+		if err != nil {
+			return nil, err
+		}
+		ls[i] = l
+	}
+	return ls, nil
+}
+
 // params packs a kernel's parameter block.
 type params []uint32
 

@@ -4,7 +4,6 @@ package webgpu
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -26,18 +25,11 @@ func (c *compiler) lowerBinary(name string, a, b, out *gpu.Tensor, s float32) er
 	if a.Shape != out.Shape {
 		return fmt.Errorf("%s %v and Out %s %v differ in shape", a.Name, a.Shape, out.Name, out.Shape)
 	}
-	la, err := locOf(a)
+	ls, err := locsOf(a, b, out)
 	if err != nil {
 		return err
 	}
-	lb, err := locOf(b)
-	if err != nil {
-		return err
-	}
-	lo, err := locOf(out)
-	if err != nil {
-		return err
-	}
+	la, lb, lo := ls[0], ls[1], ls[2]
 	for i := range 4 {
 		switch {
 		case b.Shape[i] == out.Shape[i]:
@@ -71,14 +63,11 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		return fmt.Errorf("eps %g is negative", o.Eps)
 	}
 	n := o.In.Shape[0]
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lo := ls[0], ls[1]
 	w, has := o.In, 0
 	lw := li
 	if o.Weight != nil {
@@ -127,14 +116,11 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		return fmt.Errorf("W %s must be packed", o.W.Name)
 	}
 	K, N, B := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lo := ls[0], ls[1]
 	T := o.In.Shape[2]
 	if B == 1 && o.In.Shape[2] == 1 {
 		// {K, T}: the token index moves to the third dimension.
@@ -176,14 +162,11 @@ func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 	if o.Out.Shape[0] != D || o.Out.Shape[1] != T {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d}", o.Out.Name, o.Out.Shape, D, T)
 	}
-	lt, err := locOf(o.Tokens)
+	ls, err := locsOf(o.Tokens, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	lt, lo := ls[0], ls[1]
 	c.checkIDs(o.Tokens, V, "token", "the table has %d rows")
 	var p params
 	p.u(D, T, o.Table.Type.RowBytes(D), V)
@@ -212,14 +195,11 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
 		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
 	}
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lo := ls[0], ls[1]
 	ff, has := o.In, 0
 	if o.FreqFactors != nil {
 		if err := wantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
@@ -230,12 +210,7 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 		}
 		ff, has = o.FreqFactors, 1
 	}
-	thetaScale := float32(math.Pow(float64(o.FreqBase), float64(-2/float32(o.Dims))))
-	lo0, hi0 := yarnCorrDims(o.Dims, o.OrigCtx, o.FreqBase, o.BetaFast, o.BetaSlow)
-	mscale := o.AttnFactor
-	if o.ExtFactor != 0 {
-		mscale *= 1 + 0.1*float32(math.Log(float64(1/o.FreqScale)))
-	}
+	a := o.Angles()
 	neox := 0
 	if o.Mode == gpu.RopeNeoX {
 		neox = 1
@@ -244,26 +219,11 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	}
 	var p params
 	p.u(hd, H, T, o.Dims, neox)
-	p.f(thetaScale, o.FreqScale, o.ExtFactor, lo0, hi0, mscale)
+	p.f(a.ThetaScale, o.FreqScale, o.ExtFactor, a.CorrLo, a.CorrHi, a.MScale)
 	p.u(has)
 	p.loc(li)
 	p.loc(lo)
 	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
-}
-
-// yarnCorrDims is ggml's correction range: the dims whose wavelength spans
-// betaFast and betaSlow rotations over the original context.
-func yarnCorrDims(dims, origCtx int, base, fast, slow float32) (float32, float32) {
-	if origCtx <= 0 {
-		return 0, 0
-	}
-	corr := func(rot float32) float32 {
-		r := float32(origCtx) / (rot * 2 * float32(math.Pi))
-		return float32(dims) * float32(math.Log(float64(r))) / (2 * float32(math.Log(float64(base))))
-	}
-	start := float32(math.Floor(float64(corr(fast))))
-	end := float32(math.Ceil(float64(corr(slow))))
-	return max(0, start), min(float32(dims-1), end)
 }
 
 // checkCache validates a cache operand {width, Ctx} of F32 or F16, packed.
@@ -360,14 +320,11 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, DV, H, T)
 	}
 	c.p.needCtx(o.CacheK.Shape[1])
-	lq, err := locOf(o.Q)
+	ls, err := locsOf(o.Q, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	lq, lo := ls[0], ls[1]
 	cache := "cache_f32"
 	if o.CacheK.Type == tF16 {
 		cache = "cache_f16"
@@ -392,14 +349,11 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 	if o.Out.Elements() != T {
 		return fmt.Errorf("Out %s has %d elements for %d rows", o.Out.Name, o.Out.Elements(), T)
 	}
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lo := ls[0], ls[1]
 	var p params
 	p.u(V)
 	p.loc(li)

@@ -40,18 +40,11 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 		}
 		bias, has = o.Bias, 1
 	}
-	ll, err := locOf(o.Logits)
+	ls, err := locsOf(o.Logits, o.IDs, o.Weights)
 	if err != nil {
 		return err
 	}
-	li, err := locOf(o.IDs)
-	if err != nil {
-		return err
-	}
-	lw, err := locOf(o.Weights)
-	if err != nil {
-		return err
-	}
+	ll, li, lw := ls[0], ls[1], ls[2]
 	norm := 0
 	if o.Norm {
 		norm = 1
@@ -75,18 +68,11 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	if o.In.Shape[3] != 1 || o.Weights.Shape != gpu.Shape4(S, T) || o.Out.Shape != gpu.Shape4(N, T) {
 		return fmt.Errorf("In %v, Weights %v, Out %v: want {N, S, T}, {S, T}, {N, T}", o.In.Shape, o.Weights.Shape, o.Out.Shape)
 	}
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.Weights, o.Out)
 	if err != nil {
 		return err
 	}
-	lw, err := locOf(o.Weights)
-	if err != nil {
-		return err
-	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lw, lo := ls[0], ls[1], ls[2]
 	var p params
 	p.u(N, S, T)
 	p.loc(li)
@@ -120,18 +106,11 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if o.Out.Shape != gpu.Shape4(N, S, T) {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, S, T)
 	}
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.IDs, o.Out)
 	if err != nil {
 		return err
 	}
-	lid, err := locOf(o.IDs)
-	if err != nil {
-		return err
-	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lid, lo := ls[0], ls[1], ls[2]
 	c.checkIDs(o.IDs, E, "expert", "there are %d experts")
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
 	if err != nil {
@@ -161,18 +140,11 @@ func (c *compiler) lowerTopK(o *gpu.TopK) error {
 	if o.IDs.Shape != gpu.Shape4(K, T) || o.Vals.Shape != gpu.Shape4(K, T) {
 		return fmt.Errorf("IDs %v and Vals %v must be {%d, %d}", o.IDs.Shape, o.Vals.Shape, K, T)
 	}
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.IDs, o.Vals)
 	if err != nil {
 		return err
 	}
-	lid, err := locOf(o.IDs)
-	if err != nil {
-		return err
-	}
-	lv, err := locOf(o.Vals)
-	if err != nil {
-		return err
-	}
+	li, lid, lv := ls[0], ls[1], ls[2]
 	var p params
 	p.u(V, K)
 	p.loc(li)
@@ -192,14 +164,11 @@ func (c *compiler) lowerCopy(o *gpu.Copy) error {
 	if o.Out.Elements() != n {
 		return fmt.Errorf("In %v and Out %v hold different numbers of elements", o.In.Shape, o.Out.Shape)
 	}
-	li, err := locOf(o.In)
+	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
 		return err
 	}
-	lo, err := locOf(o.Out)
-	if err != nil {
-		return err
-	}
+	li, lo := ls[0], ls[1]
 	inF16, outF16 := 0, 0
 	if o.In.Type == tF16 {
 		inF16 = 1
