@@ -10,10 +10,23 @@ fn h16(o: u32) -> f32 {
 // u32le reads 4 bytes at any offset.
 fn u32le(o: u32) -> u32 { return b8(o) | (b8(o + 1u) << 8u) | (b8(o + 2u) << 16u) | (b8(o + 3u) << 24u); }
 // w32 reads the 4 bytes at any byte offset o from the one or two words
-// holding them.
+// holding them. Without a branch: neighbouring blocks of one subgroup
+// differ in alignment. (A shift by 32 is a shift by 0 in WGSL, hence the
+// select.)
 fn w32(o: u32) -> u32 {
     let a = o >> 2u;
     let s = (o & 3u) * 8u;
-    if (s == 0u) { return W[a]; }
-    return (W[a] >> s) | (W[a + 1u] << (32u - s));
+    return (W[a] >> s) | select(W[a + 1u] << (32u - s), 0u, s == 0u);
 }
+
+// The four bytes of a word, each shifted right by sh and masked: nib4 gives
+// the low nibbles (sh 4: the high ones), bits4 one bit, crumb4 two bits.
+const BYTE_SHIFTS = vec4<u32>(0u, 8u, 16u, 24u);
+fn nib4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(15u)); }
+fn bits4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(1u)); }
+fn crumb4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(3u)); }
+// i8x4 is the four signed bytes of a word.
+fn i8x4(w: u32) -> vec4<f32> { return vec4<f32>((vec4<i32>(bitcast<i32>(w)) << (vec4<u32>(24u) - BYTE_SHIFTS)) >> vec4<u32>(24u)); }
+// bit4 is bits sh..sh+3 of a word, one a lane.
+fn bit4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (vec4<u32>(0u, 1u, 2u, 3u) + sh)) & vec4<u32>(1u)); }
+fn hsum(v: vec4<f32>) -> f32 { return v.x + v.y + v.z + v.w; }

@@ -2,4 +2,3 @@
 //!use bytes
 const BLOCK = 1u;
 fn dq(rb: u32, i: u32) -> f32 { return h16(rb + 2u * i); }
-fn dot_block(rb: u32, b: u32, xo: u32) -> f32 { return dq(rb, b) * X[xo]; }

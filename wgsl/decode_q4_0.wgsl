@@ -8,18 +8,3 @@ fn dq(rb: u32, i: u32) -> f32 {
     return h16(o) * (f32(q) - 8.0);
 }
 const BLOCK = 32u;
-// dot_block is block b of the row at byte rb times X[xo..xo+32]: the scale
-// once, the 16 bytes of nibbles as four words.
-fn dot_block(rb: u32, b: u32, xo: u32) -> f32 {
-    let o = rb + b * 18u;
-    var s = 0.0;
-    for (var i = 0u; i < 4u; i++) {
-        let q = w32(o + 2u + 4u * i);
-        for (var k = 0u; k < 4u; k++) {
-            let v = (q >> (8u * k)) & 0xffu;
-            let j = 4u * i + k;
-            s += (f32(v & 15u) - 8.0) * X[xo + j] + (f32(v >> 4u) - 8.0) * X[xo + j + 16u];
-        }
-    }
-    return h16(o) * s;
-}

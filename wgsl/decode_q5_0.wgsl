@@ -9,10 +9,3 @@ fn dq(rb: u32, i: u32) -> f32 {
     return h16(o) * (f32(lo | (hi << 4u)) - 16.0);
 }
 const BLOCK = 32u;
-
-// dot_block is block b of the row at byte rb times the activations X[xo..].
-fn dot_block(rb: u32, b: u32, xo: u32) -> f32 {
-    var s = 0.0;
-    for (var j = 0u; j < BLOCK; j++) { s += dq(rb, b * BLOCK + j) * X[xo + j]; }
-    return s;
-}

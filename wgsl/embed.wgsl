@@ -6,9 +6,6 @@
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read_write> Tok: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
-// The decoders' block products name activations X; gathering rows uses
-// only their element decoder, so a private stand-in satisfies the name.
-var<private> X: array<f32, 1>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {

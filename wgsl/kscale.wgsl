@@ -9,3 +9,16 @@ fn kscale(s: u32, j: u32) -> vec2<f32> {
     let m = (b8(s + j + 4u) >> 4u) | ((b8(s + j) >> 6u) << 4u);
     return vec2<f32>(f32(d), f32(m));
 }
+
+// kscale_w is kscale from the three words w holding the 12 scale bytes.
+// Both halves are computed and one selected: the threads of a subgroup
+// take different sub-blocks.
+fn kscale_w(w: vec3<u32>, j: u32) -> vec2<f32> {
+    let k = (j & 3u) * 8u;
+    let a = (w.x >> k) & 0xffu;
+    let b = (w.y >> k) & 0xffu;
+    let c = (w.z >> k) & 0xffu;
+    let low = vec2<u32>(a & 63u, b & 63u);
+    let high = vec2<u32>((c & 15u) | ((a >> 6u) << 4u), (c >> 4u) | ((b >> 6u) << 4u));
+    return vec2<f32>(select(high, low, j < 4u));
+}

@@ -1,43 +1,41 @@
 // Out[n, b, t] = Σ_k W[k, n, b] · In[k, b, t] for weights in their file
-// layout (dot_block takes one block of a row against packed activations).
-// A workgroup computes ROWS consecutive rows of one (b, t), 32 threads per
-// row taking the row's blocks in turn, so neighbouring threads read
-// neighbouring blocks. Words: 0 K, 1 N, 2 B, 3 T, 4 row bytes, In at 5,
-// Out at 10.
+// layout: a workgroup computes ROWS consecutive rows of one (b, t)
+// (matvec.wgsl). An epilogue may also write F = P + E (1), silu(E)·P (2)
+// or silu(P)·E (3) from the product P and a tensor E of Out's shape: the
+// residual add or the gated unit that would otherwise be a dispatch of
+// their own. Words: 0 K, 1 N, 2 B, 3 T, 4 row bytes, In at 5, Out at 10,
+// 15 epilogue, E at 16, F at 21.
 //!use common
-//!decode
+//!dot
+//!use matvec
+//!reduce
+//!use silu
 @group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read> X: array<f32>;
+@group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
+@group(0) @binding(5) var<storage, read_write> E: array<f32>;
+@group(0) @binding(6) var<storage, read_write> F: array<f32>;
 
-const ROWS = 8u;
-const LANES = 32u;
-var<workgroup> red: array<f32, 256>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
     let N = pu(1u);
     let B = pu(2u);
     let groups = (N + ROWS - 1u) / ROWS;
-    let lane = li % LANES;
-    let n = (g % groups) * ROWS + li / LANES;
+    let n0 = (g % groups) * ROWS;
     let b = (g / groups) % B;
     let t = g / (groups * B);
-    var s = 0.0;
-    if (n < N && t < pu(3u)) {
-        let rb = (b * N + n) * pu(4u);
-        let xo = at(5u, 0u, b, t, 0u);
-        let nb = pu(0u) / BLOCK;
-        for (var blk = lane; blk < nb; blk += LANES) {
-            s += dot_block(rb, blk, xo + blk * BLOCK);
-        }
-    }
-    red[li] = s;
-    workgroupBarrier();
-    for (var w = LANES / 2u; w > 0u; w >>= 1u) {
-        if (lane < w) { red[li] += red[li + w]; }
-        workgroupBarrier();
-    }
-    if (lane == 0u && n < N && t < pu(3u)) { O[at(10u, n, b, t, 0u)] = red[li]; }
+    let live = t < pu(3u);
+    if (live) { accumulate(at(5u, 0u, b, t, 0u), b * N + n0, N - n0, l.li); }
+    let s = reduce_rows(l);
+    if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
+    let n = n0 + l.li;
+    O[at(10u, n, b, t, 0u)] = s;
+    let kind = pu(15u);
+    if (kind == 0u) { return; }
+    let e = E[at(16u, n, b, t, 0u)];
+    var f = s + e;
+    if (kind == 2u) { f = swiglu(e, s); }
+    if (kind == 3u) { f = swiglu(s, e); }
+    F[at(21u, n, b, t, 0u)] = f;
 }

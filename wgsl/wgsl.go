@@ -2,7 +2,11 @@
 // per file, named like their Metal twins in msl/. Sources are assembled
 // from pieces: a kernel file may start with lines `//!use NAME` naming
 // helper files (without .wgsl) to prepend, such as the block decoders of
-// the quantized weight types.
+// the quantized weight types. Three lines name helpers that vary with the
+// build of a kernel: `//!decode` (decode_TYPE, the element decoder of a
+// weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec) and
+// `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
+// else reduce_shared).
 package wgsl
 
 import (
@@ -15,9 +19,9 @@ import (
 var files embed.FS
 
 // Source returns the kernel file name (without .wgsl) with its helpers
-// prepended, and the helper named decode for the weight type the kernel is
-// built for ("" for none) when it uses `//!decode`.
-func Source(name, decode string) (string, error) {
+// prepended: decode is the weight type the kernel is built for ("" for
+// none), subgroups whether the device runs subgroup operations.
+func Source(name, decode string, subgroups bool) (string, error) {
 	seen := map[string]bool{}
 	var b strings.Builder
 	var add func(n string) error
@@ -36,11 +40,19 @@ func Source(name, decode string) (string, error) {
 				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!use "))); err != nil {
 					return err
 				}
-			case strings.HasPrefix(line, "//!decode"):
+			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"):
 				if decode == "" {
 					return fmt.Errorf("wgsl: %s.wgsl needs a weight type", n)
 				}
-				if err := add("decode_" + decode); err != nil {
+				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!")) + "_" + decode); err != nil {
+					return err
+				}
+			case strings.HasPrefix(line, "//!reduce"):
+				r := "reduce_shared"
+				if subgroups {
+					r = "reduce_subgroup"
+				}
+				if err := add(r); err != nil {
 					return err
 				}
 			}

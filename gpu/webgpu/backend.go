@@ -48,7 +48,7 @@ func Open(o Options) (gpu.Backend, error) {
 		b.f16 = true
 		feats = append(feats, wgpu.FeatureNameShaderF16)
 	}
-	if ad.HasFeature(wgpu.NativeFeatureSubgroup) {
+	if ad.HasFeature(wgpu.NativeFeatureSubgroup) && !o.NoSubgroups {
 		b.subgroups = true
 		feats = append(feats, wgpu.NativeFeatureSubgroup)
 	}

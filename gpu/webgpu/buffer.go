@@ -10,8 +10,8 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
-// buffer is one storage buffer. WebGPU sizes and copies go in 4-byte
-// units, so the device buffer is the tensor's bytes rounded up to 4.
+// buffer is one storage buffer, its device memory the tensor's bytes
+// padded (padded).
 type buffer struct {
 	be       *Backend
 	name     string
@@ -27,6 +27,11 @@ type buffer struct {
 	// decoding reads the chosen token every step.
 	stage *wgpu.Buffer
 }
+
+// padded is the device size of a tensor of n bytes: WebGPU sizes and copies
+// go in 4-byte units, and the matvecs read activations as vec4<f32>, which
+// sees a binding's last element only if the binding ends on a whole one.
+func padded(n int) uint64 { return uint64(max(n, 1)+15) &^ 15 }
 
 // stageMax is the largest buffer whose staging buffer is kept.
 const stageMax = 4 << 20
@@ -47,14 +52,13 @@ func (b *Backend) newBuffer(name string, typ gpu.Type, shape [4]int) (*buffer, e
 		return nil, fmt.Errorf("webgpu: buffer %s: rows of %d are not whole %s blocks", name, shape[0], typ)
 	}
 	n := gpu.Bytes(typ, shape)
-	padded := uint64(n+3) &^ 3
-	if padded > b.limits.MaxStorageBufferBindingSize {
+	if padded(n) > b.limits.MaxStorageBufferBindingSize {
 		return nil, fmt.Errorf("webgpu: buffer %s of %d MiB exceeds this adapter's %d MiB storage binding limit (splitting large tensors across bindings is not implemented yet)",
 			name, n>>20, b.limits.MaxStorageBufferBindingSize>>20)
 	}
 	wb, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{
 		Label: name,
-		Size:  padded,
+		Size:  padded(n),
 		Usage: wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst | wgpu.BufferUsageCopySrc,
 	})
 	if err != nil {
@@ -148,15 +152,15 @@ func (b *buffer) Read(off int, dst []byte) error {
 // staging returns a map-read buffer of at least n bytes: the kept one for
 // small buffers, else a new one for the caller to release.
 func (b *buffer) staging(n int) (*wgpu.Buffer, error) {
-	padded := (b.size + 3) &^ 3
+	whole := (b.size + 3) &^ 3
 	if b.stage != nil {
 		return b.stage, nil
 	}
 	desc := &wgpu.BufferDescriptor{Label: b.name + ".readback", Size: uint64(n), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst}
-	if padded > stageMax {
+	if whole > stageMax {
 		return b.be.dev.TryCreateBuffer(desc)
 	}
-	desc.Size = uint64(padded)
+	desc.Size = uint64(whole)
 	s, err := b.be.dev.TryCreateBuffer(desc)
 	if err == nil {
 		b.stage = s

@@ -44,6 +44,10 @@ type compiler struct {
 	// products sharing an input (q, k, v; gate, up) round it once; an op
 	// writing the input's memory drops the entry.
 	rounded map[roundKey]roundedAct
+	// rest is the ops after the one being lowered; a lowering that also
+	// does the first few of them (a fused epilogue) sets fused to how many.
+	rest  []gpu.Op
+	fused int
 }
 
 type roundKey struct {
@@ -75,20 +79,34 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 	}
 	p.step = step
 	p.owned = append(p.owned, step)
-	for i, op := range g.Ops {
+	for i := 0; i < len(g.Ops); i++ {
+		op := g.Ops[i]
+		c.rest = g.Ops[i+1:]
+		c.fused = 0
+		// What an op writes drops the rounded copies of that memory before
+		// it is lowered, so a lowering may leave fresh ones (an RMSNorm
+		// rounding its output), and after ops fused into it.
+		c.dropRounded(op)
 		if err := c.lower(op); err != nil {
 			p.release()
 			return nil, fmt.Errorf("webgpu: compile %s: op %d (%s): %w", g.Name, i, op.OpName(), err)
 		}
-		for _, o := range op.Outputs() {
-			for k := range c.rounded {
-				if k.in.Root() == o.Root() {
-					delete(c.rounded, k)
-				}
+		for _, done := range g.Ops[i+1 : i+1+c.fused] {
+			c.dropRounded(done)
+		}
+		i += c.fused
+	}
+	return p, nil
+}
+
+func (c *compiler) dropRounded(op gpu.Op) {
+	for _, o := range op.Outputs() {
+		for k := range c.rounded {
+			if k.in.Root() == o.Root() {
+				delete(c.rounded, k)
 			}
 		}
 	}
-	return p, nil
 }
 
 func (c *compiler) lower(op gpu.Op) error {
@@ -150,11 +168,11 @@ func (c *compiler) buffer(t *gpu.Tensor) (*wgpu.Buffer, error) {
 	if b := c.buffers[r]; b != nil {
 		return b, nil
 	}
-	n := uint64(gpu.Bytes(r.Type, r.Shape)+3) &^ 3
+	n := padded(gpu.Bytes(r.Type, r.Shape))
 	if n > c.be.limits.MaxStorageBufferBindingSize {
 		return nil, fmt.Errorf("activation %s of %d MiB exceeds the storage binding limit", r.Name, n>>20)
 	}
-	b, err := c.be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: r.Name, Size: max(n, 4), Usage: wgpu.BufferUsageStorage})
+	b, err := c.be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: r.Name, Size: n, Usage: wgpu.BufferUsageStorage})
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +247,7 @@ func (c *compiler) pipeline(name, decode string) (*wgpu.ComputePipeline, error) 
 	if p := c.be.pipelines[key]; p != nil {
 		return p, nil
 	}
-	src, err := wgsl.Source(name, decode)
+	src, err := wgsl.Source(name, decode, c.be.subgroups)
 	if err != nil {
 		return nil, err
 	}

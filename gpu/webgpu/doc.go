@@ -10,10 +10,18 @@
 // need no copies and no aligned binding offsets. Weights stay in their file
 // layout (quantized blocks) and are decoded in the kernels from 32-bit
 // loads.
+//
+// A dispatch costs several microseconds on the device whatever it does, so
+// the compiler folds a few ops into their neighbours' kernels: an RMSNorm
+// also writes the rounded copy the products after it read, and a product
+// also does the residual Add or the SwiGLU right after it.
 package webgpu
 
 // Options configure the backend.
 type Options struct {
 	// ForceFallback asks for the adapter's software fallback (tests).
 	ForceFallback bool
+	// NoSubgroups builds the kernels without subgroup operations even where
+	// the adapter has them, as on adapters without (tests of that path).
+	NoSubgroups bool
 }

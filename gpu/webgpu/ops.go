@@ -89,7 +89,47 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 	p.loc(li)
 	p.loc(lo)
 	p.loc(lw)
+	// Workgroups of the rounding kernel share rows, so In must not be Out.
+	if mode, bs, ok := c.roundsNext(o.Out); ok && o.In.Root() != o.Out.Root() {
+		// The products reading Out get its rounded copy from this kernel.
+		rows := o.In.Rows()
+		q := &gpu.Tensor{Name: o.Out.Name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(n, rows), Kind: gpu.Activation}
+		p.u(bs, mode)
+		if err := c.dispatch("rmsnorm_round", "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
+			return err
+		}
+		c.rounded[roundKey{in: o.Out, mode: mode, B: 1}] = roundedAct{q, loc{stride: [4]uint32{1, uint32(n), uint32(n), 0}}}
+		return nil
+	}
 	return c.dispatch("rmsnorm", "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
+}
+
+// roundsNext reports whether the next op reading t is a product that
+// rounds it, t being a packed {K, T} its kernel reads as it is, and with
+// what rounding: what quantize_act would do before it.
+func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
+	if t.Kind != gpu.Activation || t.Shape[2] != 1 || t.Shape[3] != 1 || !t.Contiguous() {
+		return 0, 0, false
+	}
+	for _, op := range c.rest {
+		for _, in := range op.Inputs() {
+			if in.Root() != t.Root() {
+				continue
+			}
+			m, isMat := op.(*gpu.MatMul)
+			if !isMat || m.In != t || m.W.Shape[2] != 1 || m.W.Type == tF32 {
+				return 0, 0, false
+			}
+			mode, bs, err := roundMode(m.W.Type, t.Shape[0])
+			return mode, bs, err == nil
+		}
+		for _, o := range op.Outputs() {
+			if o.Root() == t.Root() {
+				return 0, 0, false
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // decoder is the WGSL decoder of a weight type, or an error naming it.
@@ -122,12 +162,14 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	}
 	li, lo := ls[0], ls[1]
 	T := o.In.Shape[2]
+	swapT := false
 	if B == 1 && o.In.Shape[2] == 1 {
 		// {K, T}: the token index moves to the third dimension.
 		T = o.In.Shape[1]
 		li.stride[2], li.stride[1] = li.stride[1], 0
 		if o.Out.Shape[2] == 1 {
 			lo.stride[2], lo.stride[1] = lo.stride[1], 0
+			swapT = true
 		}
 	}
 	if o.In.Shape[0] != K || o.In.Shape[3] != 1 || (B > 1 && o.In.Shape[1] != B) {
@@ -144,8 +186,86 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	p.u(K, N, B, T, o.W.Type.RowBytes(K))
 	p.loc(li)
 	p.loc(lo)
-	return c.dispatch("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out}, (N+7)/8*B*T)
+	kind, other, out := c.epilogue(o, in)
+	p.u(kind)
+	for _, t := range []*gpu.Tensor{other, out} {
+		l, err := locOf(t)
+		if err != nil {
+			return err
+		}
+		if swapT {
+			l.stride[2], l.stride[1] = l.stride[1], 0
+		}
+		p.loc(l)
+	}
+	return c.dispatch("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out, other, out}, rowGroups(N)*B*T)
 }
+
+// Epilogues of matmul.wgsl: what it also writes from a product P besides
+// Out, in place of the op after the product.
+const (
+	epiNone     = iota
+	epiAdd      // Add: P + other
+	epiSiluGate // SwiGLU with P as Up: silu(other)·P
+	epiSiluUp   // SwiGLU with P as Gate: silu(P)·other
+)
+
+// epilogue fuses the op after the product o into it when that op is an
+// Add or a SwiGLU taking Out and a tensor of Out's shape: a dispatch less
+// each (two a layer: the residual adds; one: the feed-forward's gate). It
+// returns the epilogue, the other operand and the fused op's output, or
+// Out twice for none. in is the product's (rounded) input.
+func (c *compiler) epilogue(o *gpu.MatMul, in *gpu.Tensor) (int, *gpu.Tensor, *gpu.Tensor) {
+	if len(c.rest) == 0 {
+		return epiNone, o.Out, o.Out
+	}
+	kind, other, out := epiNone, o.Out, o.Out
+	switch n := c.rest[0].(type) {
+	case *gpu.Add:
+		kind, out = epiAdd, n.Out
+		switch o.Out {
+		case n.A:
+			other = n.B
+		case n.B:
+			other = n.A
+		}
+	case *gpu.SwiGLU:
+		out = n.Out
+		switch o.Out {
+		case n.Up:
+			kind, other = epiSiluGate, n.Gate
+		case n.Gate:
+			kind, other = epiSiluUp, n.Up
+		}
+	}
+	if kind == epiNone || other == o.Out || other == nil || out == nil {
+		return epiNone, o.Out, o.Out
+	}
+	for _, t := range []*gpu.Tensor{other, out} {
+		if t.Type != tF32 || t.Shape != o.Out.Shape {
+			return epiNone, o.Out, o.Out
+		}
+		// Bindings of one dispatch may not mix read-only and writable uses
+		// of a buffer, and the weights and input are bound read-only.
+		if r := t.Root(); r == in.Root() || r == o.W.Root() {
+			return epiNone, o.Out, o.Out
+		}
+		if _, err := locOf(t); err != nil {
+			return epiNone, o.Out, o.Out
+		}
+	}
+	if out.Root() == o.Out.Root() {
+		return epiNone, o.Out, o.Out
+	}
+	c.fused = 1
+	return kind, other, out
+}
+
+// matvecRows is ROWS of matvec.wgsl: the rows one matvec workgroup takes.
+const matvecRows = 2
+
+// rowGroups is the number of matvec workgroups covering n rows.
+func rowGroups(n int) int { return (n + matvecRows - 1) / matvecRows }
 
 func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 	dec, err := decoder(o.Table.Type)
@@ -244,41 +364,55 @@ func (c *compiler) checkCache(t *gpu.Tensor, what string, width int) error {
 }
 
 func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
-	store := func(src, cache *gpu.Tensor, what string) error {
+	// pair packs one source and cache's words and returns the threads it
+	// takes.
+	pair := func(p *params, src, cache *gpu.Tensor, what string) (int, error) {
 		if err := wantType(src, what, tF32); err != nil {
-			return err
+			return 0, err
 		}
 		D, T := src.Shape[0], src.Shape[1]
 		if T != c.g.Tokens || src.Shape[2] != 1 || src.Shape[3] != 1 {
-			return fmt.Errorf("%s %s has shape %v, want {D, %d}", what, src.Name, src.Shape, c.g.Tokens)
+			return 0, fmt.Errorf("%s %s has shape %v, want {D, %d}", what, src.Name, src.Shape, c.g.Tokens)
 		}
 		if err := c.checkCache(cache, "Cache"+what, D); err != nil {
-			return err
+			return 0, err
 		}
 		c.p.needCtx(cache.Shape[1])
 		ls, err := locOf(src)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		f16, per := 0, D
 		if cache.Type == tF16 {
 			f16, per = 1, D/2
 		}
-		var p params
-		p.u(D, T, D, f16)
+		p.u(D, D, f16)
 		p.loc(ls)
-		return c.dispatch("kv_store", "", p, true, []*gpu.Tensor{src, cache}, groupsOf64(per*T))
+		return per * T, nil
 	}
-	if err := store(o.K, o.CacheK, "K"); err != nil {
-		return err
-	}
+	hasV := 0
 	if o.V != nil || o.CacheV != nil {
 		if o.V == nil || o.CacheV == nil {
 			return fmt.Errorf("V and CacheV go together")
 		}
-		return store(o.V, o.CacheV, "V")
+		hasV = 1
 	}
-	return nil
+	var p params
+	p.u(c.g.Tokens, hasV)
+	n, err := pair(&p, o.K, o.CacheK, "K")
+	if err != nil {
+		return err
+	}
+	tensors := []*gpu.Tensor{o.K, o.CacheK, o.K, o.CacheK}
+	if hasV == 1 {
+		nv, err := pair(&p, o.V, o.CacheV, "V")
+		if err != nil {
+			return err
+		}
+		n += nv
+		tensors[2], tensors[3] = o.V, o.CacheV
+	}
+	return c.dispatch("kv_store", "", p, true, tensors, groupsOf64(n))
 }
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
@@ -361,17 +495,12 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 	return c.dispatch("argmax", "", p, false, []*gpu.Tensor{o.In, o.Out}, T)
 }
 
-// roundActivations adds the kernel rounding a product's input {K, B, T}
-// (at location l) the way the CPU backend does for weights of type wt, and
-// returns the rounded, packed copy and its location; packed inputs of F32
-// weights pass through.
-func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T int) (*gpu.Tensor, loc, error) {
-	mode, bs := 0, 32
+// roundMode is quantize_act's mode and block size for the inputs of
+// products with weights of type wt and rows of K.
+func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
+	mode, bs = 0, 32
 	switch wt {
 	case gguf.F32:
-		if l.stride[0] == 1 {
-			return in, l, nil
-		}
 		mode, bs = 3, 1 // the products read activations packed
 	case gguf.F16:
 		mode, bs = 2, 32
@@ -380,9 +509,24 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	}
 	if K%bs != 0 {
 		if mode < 2 {
-			return nil, l, fmt.Errorf("rows of %d are not whole blocks of %d activations", K, bs)
+			return 0, 0, fmt.Errorf("rows of %d are not whole blocks of %d activations", K, bs)
 		}
 		bs = 1
+	}
+	return mode, bs, nil
+}
+
+// roundActivations adds the kernel rounding a product's input {K, B, T}
+// (at location l) the way the CPU backend does for weights of type wt, and
+// returns the rounded, packed copy and its location; packed inputs of F32
+// weights pass through.
+func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T int) (*gpu.Tensor, loc, error) {
+	if wt == gguf.F32 && l.stride[0] == 1 {
+		return in, l, nil
+	}
+	mode, bs, err := roundMode(wt, K)
+	if err != nil {
+		return nil, l, err
 	}
 	key := roundKey{in: in, mode: mode, B: B}
 	if r, ok := c.rounded[key]; ok {
@@ -393,7 +537,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	var p params
 	p.u(K, rows, bs, mode, B)
 	p.loc(l)
-	if err := c.dispatch("quantize_act", "", p, false, []*gpu.Tensor{in, q}, groupsOf64(rows*K/bs)); err != nil {
+	if err := c.dispatch("quantize_act", "", p, false, []*gpu.Tensor{in, q}, (rows*K+255)/256); err != nil {
 		return nil, l, err
 	}
 	ql := loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}

@@ -121,7 +121,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	p.loc(li)
 	p.loc(lid)
 	p.loc(lo)
-	return c.dispatch("matmul_id", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, N*S*T)
+	return c.dispatch("matmul_id", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, rowGroups(N)*S*T)
 }
 
 func (c *compiler) lowerTopK(o *gpu.TopK) error {

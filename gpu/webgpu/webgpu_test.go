@@ -31,4 +31,17 @@ func TestOps(t *testing.T) {
 	gputest.RunOpSuiteSubset(t, func() gpu.Backend { return open(t) }, nil, weightTypes)
 }
 
+// TestOpsNoSubgroups runs the kernels that reduce with subgroup operations
+// where the adapter has them on their workgroup-memory path.
+func TestOpsNoSubgroups(t *testing.T) {
+	newBackend := func() gpu.Backend {
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return be
+	}
+	gputest.RunOpSuiteSubset(t, newBackend, []string{"MatMul", "MatMulBatched", "MatMulStrided", "MatMulID"}, weightTypes)
+}
+
 func openB(b *testing.B) gpu.Backend { return open(b) }

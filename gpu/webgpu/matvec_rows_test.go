@@ -1,0 +1,22 @@
+//go:build cgo && !js
+
+package webgpu
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/emberllm/ember/wgsl"
+)
+
+// The grids of the matvecs count rows as matvec.wgsl's ROWS does.
+func TestMatvecRowsMatchKernel(t *testing.T) {
+	src, err := wgsl.Source("matmul", "q4_0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("const ROWS = %du;", matvecRows); !strings.Contains(src, want) {
+		t.Errorf("matvec.wgsl does not declare %q", want)
+	}
+}

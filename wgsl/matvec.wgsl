@@ -1,0 +1,26 @@
+// The inner loop shared by the matvecs (matmul, matmul_id). A workgroup of
+// WG threads computes ROWS consecutive weight rows against one activation
+// row. Its threads walk the rows' (block, part) pairs together, neighbouring
+// threads taking neighbouring parts of a block (dot_TYPE), so a subgroup's
+// loads fall on a few cache lines of W and X rather than one line per
+// thread, and rows of few 256-value blocks still keep every thread busy.
+// Each thread reads its part of X once for all ROWS rows.
+const ROWS = 2u;
+const WG = 64u;
+var<private> acc: array<f32, ROWS>;
+
+// accumulate adds thread li's share of rows row0 .. row0+ROWS-1 of W times
+// the activations at element xo to acc; only `rows` of them exist, and
+// those past it repeat the last (their sums are dropped).
+fn accumulate(xo: u32, row0: u32, rows: u32, li: u32) {
+    let rbytes = pu(4u);
+    let units = pu(0u) / BLOCK * PARTS;
+    for (var u = li; u < units; u += WG) {
+        let blk = u / PARTS;
+        let part = u % PARTS;
+        let x = xpart(xo, blk, part);
+        for (var r = 0u; r < ROWS; r++) {
+            acc[r] += dot_part((row0 + min(r, rows - 1u)) * rbytes, blk, part, x);
+        }
+    }
+}

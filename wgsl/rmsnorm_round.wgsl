@@ -1,0 +1,43 @@
+// RMSNorm of each row as rmsnorm.wgsl, also written rounded for the
+// products that read it (quantize_act's modes, packed {n, rows}), which
+// saves that dispatch. A workgroup of 256 threads normalises 256 values
+// of a row after summing the whole row's squares itself: rows are short,
+// and re-reading one from cache costs less than a dispatch. Words: 0 row
+// length, 1..2 In's dims 1 and 2 (to split the row index), 3 eps, 4 has
+// weight, In at 5, Out at 10, Weight at 15, 20 block size, 21 mode.
+//!use common
+//!use rms_scale
+//!use round_block
+@group(0) @binding(2) var<storage, read_write> X: array<f32>;
+@group(0) @binding(3) var<storage, read_write> Wt: array<f32>;
+@group(0) @binding(4) var<storage, read_write> O: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Y: array<f32>;
+
+const NT = 256u;
+
+@compute @workgroup_size(NT)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let n = pu(0u);
+    let chunks = (n + 255u) / 256u;
+    let g = group_index(wid, nwg);
+    let r = g / chunks;
+    let i1 = r % pu(1u);
+    let i2 = (r / pu(1u)) % pu(2u);
+    let i3 = r / (pu(1u) * pu(2u));
+    let scale = rms_scale(li, i1, i2, i3);
+    let i = (g % chunks) * 256u + li;
+    let live = i < n;
+    var y = 0.0;
+    if (live) {
+        y = X[at(5u, i, i1, i2, i3)] * scale;
+        if (pu(4u) != 0u) { y *= Wt[at(15u, i, 0u, 0u, 0u)]; }
+        O[at(10u, i, i1, i2, i3)] = y;
+    }
+    let mode = pu(21u);
+    if (mode >= 2u) {
+        if (live) { Y[r * n + i] = select(y, half(y), mode == 2u); }
+        return;
+    }
+    let q = round_block(y, li, pu(20u), mode);
+    if (live) { Y[r * n + i] = q; }
+}
