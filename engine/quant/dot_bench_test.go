@@ -56,3 +56,41 @@ func BenchmarkQuantizeAct(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkVecDotCols compares a prefill-like product, 512 rows of 2048
+// values against four activation columns, taken four columns at once and
+// one column at a time (both single-threaded; weights stay in cache, so
+// this measures the arithmetic, not memory).
+func BenchmarkVecDotCols(b *testing.B) {
+	const rows, n = 512, 2048
+	for _, t := range dotTypes {
+		if !ColsSupported(t) {
+			continue
+		}
+		r := rand.New(rand.NewPCG(1, 2))
+		w := randWeights(r, t, rows, n)
+		var acts, auxs [Cols][]byte
+		var outs [Cols][]float32
+		for c := range acts {
+			acts[c] = make([]byte, ActType(t).RowBytes(n))
+			QuantizeAct(t, randActivation(r, n), acts[c])
+			auxs[c] = make([]byte, ColAuxBytes(t, n))
+			ColAux(t, acts[c], 0, n/t.BlockSize(), auxs[c])
+			outs[c] = make([]float32, rows)
+		}
+		b.Run(fmt.Sprintf("%s/cols", t), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				VecDotCols(t, w, rows, acts, auxs, n, outs)
+			}
+			b.ReportMetric(float64(rows*n*Cols)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
+		})
+		b.Run(fmt.Sprintf("%s/rows", t), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for c := range acts {
+					VecDotRows(t, w, rows, acts[c], n, outs[c])
+				}
+			}
+			b.ReportMetric(float64(rows*n*Cols)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
+		})
+	}
+}

@@ -186,10 +186,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 						pj := sc[j]
 						row := vm[j*vst+voff:]
 						if vt == tF16 {
-							v := u16s(row, DV)
-							for d := range y {
-								y[d] += pj * f16Table[v[d]]
-							}
+							quant.AddScaledF16(y, pj, row[:2*DV])
 						} else {
 							v := f32s(row, DV)
 							for d := range y {

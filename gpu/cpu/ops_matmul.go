@@ -28,12 +28,16 @@ type quantKey struct {
 type quantEntry struct {
 	s       *scratch
 	version int
+	aux     bool // made for four-column kernels (with their side data)
 }
 
 // activations returns the memory the product kernels read for input in
 // against weights of type wt, and a resolver giving column j's bytes
-// (j counts In's rows) once memory is planned.
-func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (ref, func() func(j int) []byte) {
+// (j counts In's rows) once memory is planned. Where wt has a four-column
+// kernel and In has four columns or more, aux resolves each column's side
+// data (quant.ColAux, possibly none), kept after the activations in the
+// same scratch; otherwise aux is nil.
+func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (r ref, act, aux func() func(j int) []byte) {
 	at := quant.ActType(wt)
 	K := in.Shape[0]
 	ab := at.RowBytes(K)
@@ -41,32 +45,50 @@ func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (ref, func() 
 		return ref{t: in}, func() func(int) []byte {
 			r := c.rows(in)
 			return func(j int) []byte { return bytesOf(r.get(0, j)) }
-		}
+		}, nil
 	}
 	root := in.Root()
 	key := quantKey{in, at}
+	cols := in.Rows() >= quant.Cols && quant.ColsSupported(wt)
+	xb := 0
+	if cols {
+		xb = quant.ColAuxBytes(wt, K)
+	}
 	e := c.quants[key]
-	if e == nil || e.version != c.version[root] {
-		e = &quantEntry{s: c.newScratch(ab * in.Rows()), version: c.version[root]}
+	if e == nil || e.version != c.version[root] || (cols && !e.aux) {
+		e = &quantEntry{s: c.newScratch((ab + xb) * in.Rows()), version: c.version[root], aux: cols}
 		c.quants[key] = e
-		c.addQuantize(in, wt, e.s)
+		c.addQuantize(in, wt, e.s, xb)
 	}
 	s := e.s
-	return ref{s: s}, func() func(int) []byte {
+	act = func() func(int) []byte {
 		return func(j int) []byte { return s.mem[j*ab : (j+1)*ab] }
 	}
+	if e.aux {
+		xb = quant.ColAuxBytes(wt, K)
+		base := ab * in.Rows()
+		aux = func() func(int) []byte {
+			return func(j int) []byte { return s.mem[base+j*xb : base+(j+1)*xb] }
+		}
+	}
+	return ref{s: s}, act, aux
 }
 
 // addQuantize adds the kernel writing every row of in, quantized for
-// weights of type wt, to s.
-func (c *compiler) addQuantize(in *gpu.Tensor, wt gguf.TensorType, s *scratch) {
+// weights of type wt, to s, each row's side data of xb bytes (none when
+// xb is 0) after all the rows.
+func (c *compiler) addQuantize(in *gpu.Tensor, wt gguf.TensorType, s *scratch, xb int) {
 	at := quant.ActType(wt)
 	K, cols := in.Shape[0], in.Rows()
 	bs := at.BlockSize()
 	nb, ab := K/bs, at.RowBytes(K)
-	// Units are runs of blocks of one column, about four per worker.
+	// Units are runs of blocks of one column, about four per worker; with
+	// side data a run holds whole groups of four blocks.
 	perCol := min(nb, max(1, (4*c.nth+cols-1)/cols))
 	segBlocks := (nb + perCol - 1) / perCol
+	if xb > 0 {
+		segBlocks = (segBlocks + 3) &^ 3
+	}
 	perCol = (nb + segBlocks - 1) / segBlocks
 	units := cols * perCol
 	k := &kernel{name: "quantize", reads: refs(in), writes: []ref{{s: s}}, serial: cols*K < 4096}
@@ -78,7 +100,12 @@ func (c *compiler) addQuantize(in *gpu.Tensor, wt gguf.TensorType, s *scratch) {
 			b0 := seg * segBlocks
 			b1 := min(nb, b0+segBlocks)
 			x := r.get(w, col)[b0*bs : b1*bs]
-			quant.QuantizeAct(wt, x, s.mem[col*ab+at.RowBytes(b0*bs):col*ab+at.RowBytes(b1*bs)])
+			row := s.mem[col*ab : (col+1)*ab]
+			quant.QuantizeAct(wt, x, row[at.RowBytes(b0*bs):at.RowBytes(b1*bs)])
+			if xb > 0 {
+				base := ab*cols + col*xb
+				quant.ColAux(wt, row, b0, b1, s.mem[base:base+xb])
+			}
 		}
 		if k.serial {
 			return func(int, int) {
@@ -143,8 +170,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		return err
 	}
 	wt := o.W.Type
-	actRef, actFn := c.activations(o.In, wt)
+	actRef, actFn, auxFn := c.activations(o.In, wt)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
+	cols := B == 1 && auxFn != nil
 	chunk := chunkFor(N, c.nth, rowBlock)
 	if B > 1 {
 		chunk = chunkFor(N*B, c.nth, rowBlock)
@@ -157,6 +185,10 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
 		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		var aux func(int) []byte
+		if cols {
+			aux = auxFn()
+		}
 		do := func(u int) {
 			b, r0 := u/perB, u%perB*chunk
 			r1 := min(N, r0+chunk)
@@ -167,7 +199,16 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 					e = r1
 				}
 				wrows := wm[base+s*rb : base+e*rb]
-				for t := 0; t < T; t++ {
+				t := 0
+				for ; cols && t+quant.Cols <= T; t += quant.Cols {
+					var acts, auxs [quant.Cols][]byte
+					var outs [quant.Cols][]float32
+					for c := range acts {
+						acts[c], auxs[c], outs[c] = act(t+c), aux(t+c), out.out(t + c)[s:e]
+					}
+					quant.VecDotCols(wt, wrows, e-s, acts, auxs, K, outs)
+				}
+				for ; t < T; t++ {
 					j := b + B*t
 					quant.VecDotRows(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
 				}

@@ -45,7 +45,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		return err
 	}
 	wt := o.W.Type
-	actRef, actFn := c.activations(o.In, wt)
+	actRef, actFn, _ := c.activations(o.In, wt)
 	plan := &expertPlan{count: make([]int, E), start: make([]int, E), pairs: make([]int, S*T)}
 	priv := c.newPriv()
 	nth := c.nth

@@ -1,0 +1,115 @@
+package quant
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/emberllm/ember/engine/gguf"
+)
+
+// Several activation columns at once. A prefill step multiplies every
+// weight row by many tokens; a kernel that takes four columns per row
+// unpacks each weight block once for all four instead of once per column,
+// and on CPUs with AVX-512 VNNI takes each block's integer dot in one
+// instruction. Its results are bit for bit those of VecDotRows column by
+// column: the integer part of a block is exact, and the float part keeps
+// the one-column kernels' order (dot_blocks.go).
+//
+// The four-column kernels of the 32-value types read, beside each column's
+// activation, a little side data per block made once per column by ColAux
+// (the K-quants' Q8_K activations already carry what they need): the terms that do
+// not depend on the weights (the activation scale as an f32 and, where the
+// weights are unsigned nibbles with an offset, the offset times the sum of
+// the block's activations), laid out per group of four blocks as
+// int32 sums[4] then f32 scales[4], the last group padded.
+
+// Cols is the number of activation columns a multi-column kernel takes.
+const Cols = 4
+
+// colsKernel computes nrows rows against four columns (see cols4).
+type colsKernel func(w *byte, nb, nrows int, c *cols4)
+
+// cols4 is what a multi-column kernel reads: each column's activation,
+// side data and output (advanced by the kernel as it stores rows).
+type cols4 struct {
+	act [Cols]*byte
+	aux [Cols]*byte
+	out [Cols]*float32
+}
+
+// asmCols holds the multi-column kernels this CPU can run (filled by the
+// architecture's init).
+var asmCols [maxType]colsKernel
+
+// ColsSupported reports whether VecDotCols has a kernel taking four
+// columns at once for weight type w on this machine; without one it still
+// works, one column at a time.
+func ColsSupported(w gguf.TensorType) bool {
+	return int(w) < maxType && useAsm && asmCols[w] != nil
+}
+
+// ColAuxBytes is the size of the side data ColAux makes for n values of an
+// activation paired with weights of type w (0 when w has no four-column
+// kernel).
+func ColAuxBytes(w gguf.TensorType, n int) int {
+	if !ColsSupported(w) || ActType(w) != gguf.Q8_0 {
+		return 0
+	}
+	nb := n / w.BlockSize()
+	return (nb + 3) / 4 * 32
+}
+
+// ColAux makes the side data of blocks [b0, b1) of one activation row act
+// (QuantizeAct's output for all n values) into aux, the row's whole side
+// data; b0 must start a group of four blocks.
+func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
+	if ColAuxBytes(w, w.BlockSize()) == 0 {
+		return
+	}
+	if b0%4 != 0 || len(aux) < (b1+3)/4*32 {
+		panic(fmt.Sprintf("quant: ColAux(%s) of blocks [%d, %d) into %d bytes", w, b0, b1, len(aux)))
+	}
+	// The weights' offset: Q4_0 nibbles are stored as q+8 and taken
+	// unsigned, so each block's integer dot loses 8·Σa.
+	offset := int32(0)
+	if w == gguf.Q4_0 {
+		offset = 8
+	}
+	for b := b0; b < b1; b++ {
+		blk := act[q80Bytes*b : q80Bytes*(b+1)]
+		var s int32
+		for _, q := range blk[2:] {
+			s += int32(int8(q))
+		}
+		g := aux[b/4*32:]
+		binary.LittleEndian.PutUint32(g[4*(b%4):], uint32(offset*s))
+		binary.LittleEndian.PutUint32(g[16+4*(b%4):], math.Float32bits(f16at(blk, 0)))
+	}
+}
+
+// VecDotCols computes outs[c][i] = VecDot(w, rows[i*rowBytes:], acts[c], n)
+// for nrows consecutive rows and four columns; auxs are the columns' side
+// data from ColAux (unused without a four-column kernel).
+func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
+	k := asmCols[w]
+	if !ColsSupported(w) || nrows == 0 || n == 0 {
+		for c := range acts {
+			VecDotRows(w, rows, nrows, acts[c], n, outs[c])
+		}
+		return
+	}
+	var c4 cols4
+	for c := range acts {
+		checkDot(w, rows, nrows, acts[c], n)
+		if len(outs[c]) < nrows || len(auxs[c]) < ColAuxBytes(w, n) {
+			panic(fmt.Sprintf("quant: VecDotCols(%s): column %d has %d outputs and %d side bytes, want %d and %d",
+				w, c, len(outs[c]), len(auxs[c]), nrows, ColAuxBytes(w, n)))
+		}
+		c4.act[c], c4.out[c] = &acts[c][0], &outs[c][0]
+		if len(auxs[c]) > 0 {
+			c4.aux[c] = &auxs[c][0]
+		}
+	}
+	k(&rows[0], n/w.BlockSize(), nrows, &c4)
+}

@@ -1,0 +1,44 @@
+package quant
+
+import "github.com/emberllm/ember/engine/gguf"
+
+// Four-column kernels (dot_cols_amd64.s) need AVX-512 VNNI on 256-bit
+// registers (VPDPBUSD: unsigned bytes times signed bytes, summed by four
+// into int32 without saturation; VPDPWSSD: the same for int16 pairs) and
+// AVX-512 BW for byte and word operations on the upper sixteen registers.
+
+//go:noescape
+func dotColsQ4_0VNNI(w *byte, nb, nrows int, c *cols4)
+
+//go:noescape
+func dotColsQ8_0VNNI(w *byte, nb, nrows int, c *cols4)
+
+//go:noescape
+func dotColsQ4_KVNNI(w *byte, nb, nrows int, c *cols4)
+
+//go:noescape
+func dotColsQ6_KVNNI(w *byte, nb, nrows int, c *cols4)
+
+// hasVNNI reports AVX-512 F, BW, VL and VNNI with the OS saving the opmask
+// and upper ZMM state (XCR0 bits 5-7) as well as YMM.
+func hasVNNI() bool {
+	if !hasAVX2() {
+		return false
+	}
+	_, ebx7, ecx7, _ := dotCPUID(7, 0)
+	const avx512f, avx512bw, avx512vl, vnni = 1 << 16, 1 << 30, 1 << 31, 1 << 11
+	if ebx7&(avx512f|avx512bw|avx512vl) != avx512f|avx512bw|avx512vl || ecx7&vnni == 0 {
+		return false
+	}
+	return dotXGETBV()&0xe6 == 0xe6
+}
+
+func init() {
+	if !hasVNNI() {
+		return
+	}
+	asmCols[gguf.Q4_0] = dotColsQ4_0VNNI
+	asmCols[gguf.Q8_0] = dotColsQ8_0VNNI
+	asmCols[gguf.Q4_K] = dotColsQ4_KVNNI
+	asmCols[gguf.Q6_K] = dotColsQ6_KVNNI
+}

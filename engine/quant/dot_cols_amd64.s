@@ -1,0 +1,461 @@
+// Four-column kernels with AVX-512 VNNI on 256-bit registers. Per weight
+// row, each group of four blocks is unpacked once into Y4-Y7, then every
+// column takes one VPDPBUSD per block, folds the four blocks' sums to
+// int32 in block order, and scales and accumulates them exactly as the
+// one-column kernels do (lanes b%4, folded (0+1)+(2+3), then the last
+// nb%4 blocks one by one), so the results are bit-identical.
+//
+// Registers: SI weights, R8-R11 the columns' activations, AX BX DX DI
+// their side data (ColAux), CX blocks, R12 rows left, R13 the cols4
+// struct; Y0-Y3 block sums, X8 scratch, X9 the weight scales, X10 X11 X13
+// X15 the columns' sums, Y12/Y14 nibble shift and mask.
+
+#include "textflag.h"
+
+// The nibble mask, and per-dword shifts that move the high nibbles into
+// the high 128-bit lane (values 16..31 of a block).
+DATA colsMask<>+0(SB)/4, $0x0f0f0f0f
+GLOBL colsMask<>(SB), RODATA|NOPTR, $4
+DATA colsShift<>+0(SB)/8, $0
+DATA colsShift<>+8(SB)/8, $0
+DATA colsShift<>+16(SB)/8, $0x0000000400000004
+DATA colsShift<>+24(SB)/8, $0x0000000400000004
+GLOBL colsShift<>(SB), RODATA|NOPTR, $32
+
+// cols4 field offsets.
+#define ACT0 0
+#define AUX0 32
+#define OUT0 64
+
+// LOADACTS starts a row: the columns' activations, zero sums.
+#define LOADACTS \
+	MOVQ ACT0+0(R13), R8; \
+	MOVQ ACT0+8(R13), R9; \
+	MOVQ ACT0+16(R13), R10; \
+	MOVQ ACT0+24(R13), R11; \
+	VXORPS X10, X10, X10; \
+	VXORPS X11, X11, X11; \
+	VXORPS X13, X13, X13; \
+	VXORPS X15, X15, X15
+
+// LOADCOLS is LOADACTS with the columns' side data.
+#define LOADCOLS \
+	LOADACTS; \
+	MOVQ AUX0+0(R13), AX; \
+	MOVQ AUX0+8(R13), BX; \
+	MOVQ AUX0+16(R13), DX; \
+	MOVQ AUX0+24(R13), DI
+
+#define ADVACTS(wstep, astep) \
+	ADDQ $wstep, SI; \
+	ADDQ $astep, R8; \
+	ADDQ $astep, R9; \
+	ADDQ $astep, R10; \
+	ADDQ $astep, R11
+
+#define ADVANCE(wstep, astep, xstep) \
+	ADVACTS(wstep, astep); \
+	ADDQ $xstep, AX; \
+	ADDQ $xstep, BX; \
+	ADDQ $xstep, DX; \
+	ADDQ $xstep, DI
+
+// FOLD4 leaves (0+1)+(2+3) of ACC's lanes in its lane 0.
+#define FOLD4(ACC) \
+	VMOVSHDUP ACC, X0; \
+	VADDPS ACC, X0, X0; \
+	VMOVHLPS X0, X0, X1; \
+	VADDSS X1, X0, ACC
+
+#define STORE(off, ACC) \
+	MOVQ OUT0+off(R13), R8; \
+	VMOVSS ACC, (R8); \
+	ADDQ $4, R8; \
+	MOVQ R8, OUT0+off(R13)
+
+#define STOREALL \
+	STORE(0, X10); \
+	STORE(8, X11); \
+	STORE(16, X13); \
+	STORE(24, X15)
+
+// SUMS4 folds the four blocks' int32 vectors Y0-Y3 to X0 in block order.
+#define SUMS4 \
+	VPHADDD Y1, Y0, Y0; \
+	VPHADDD Y3, Y2, Y2; \
+	VPHADDD Y2, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPADDD X1, X0, X0
+
+#define HSUM1 \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPADDD X1, X0, X0; \
+	VPSHUFD $0x4E, X0, X1; \
+	VPADDD X1, X0, X0; \
+	VPSHUFD $0xB1, X0, X1; \
+	VPADDD X1, X0, X0
+
+// The skeleton shared by the 32-value kernels: rows, then groups of four
+// blocks, then the last nb%4 blocks one by one.
+#define PROLOGUE32 \
+	MOVQ w+0(FP), SI; \
+	MOVQ nrows+16(FP), R12; \
+	MOVQ c+24(FP), R13; \
+	TESTQ R12, R12; \
+	JZ end; \
+row: \
+	LOADCOLS; \
+	MOVQ nb+8(FP), CX; \
+	SHRQ $2, CX; \
+	JZ fold; \
+group:
+
+#define GROUPSEND(wstep, astep) \
+	ADVANCE(wstep, astep, 32); \
+	DECQ CX; \
+	JNZ group; \
+fold: \
+	FOLD4(X10); \
+	FOLD4(X11); \
+	FOLD4(X13); \
+	FOLD4(X15); \
+	MOVQ nb+8(FP), CX; \
+	ANDQ $3, CX; \
+	JZ store; \
+tail:
+
+#define TAILSEND(wstep, astep) \
+	ADVANCE(wstep, astep, 4); \
+	DECQ CX; \
+	JNZ tail; \
+store: \
+	STOREALL; \
+	DECQ R12; \
+	JNZ row; \
+end: \
+	VZEROUPPER; \
+	RET
+
+// EACHCOL applies a column macro to the four columns.
+#define EACHCOL(M) \
+	M(R8, AX, X10); \
+	M(R9, BX, X11); \
+	M(R10, DX, X13); \
+	M(R11, DI, X15)
+
+// SCALES4 converts the f16 scales of four blocks, at 0, s1, s2 and s3
+// from SI, to X9.
+#define SCALES4(s1, s2, s3) \
+	VPINSRW $0, 0(SI), X9, X9; \
+	VPINSRW $1, s1(SI), X9, X9; \
+	VPINSRW $2, s2(SI), X9, X9; \
+	VPINSRW $3, s3(SI), X9, X9; \
+	VCVTPH2PS X9, X9
+
+// NIB unpacks the Q4_0 block at off(SI) to 32 bytes 0..15 in Y, in the
+// activations' value order.
+#define NIB(off, Y) \
+	VBROADCASTI128 off(SI), Y; \
+	VPSRLVD Y12, Y, Y; \
+	VPAND Y14, Y, Y
+
+// Q4_0: 18-byte blocks; a block's dot is Σq·a - 8Σa (the second term
+// from the side data), scaled as (s·dw)·da.
+#define COLQ40(A, X, ACC) \
+	VPXOR Y0, Y0, Y0; \
+	VPXOR Y1, Y1, Y1; \
+	VPXOR Y2, Y2, Y2; \
+	VPXOR Y3, Y3, Y3; \
+	VPDPBUSD 2(A), Y4, Y0; \
+	VPDPBUSD 36(A), Y5, Y1; \
+	VPDPBUSD 70(A), Y6, Y2; \
+	VPDPBUSD 104(A), Y7, Y3; \
+	SUMS4; \
+	VPSUBD (X), X0, X0; \
+	VCVTDQ2PS X0, X0; \
+	VMULPS X9, X0, X0; \
+	VMULPS 16(X), X0, X0; \
+	VADDPS X0, ACC, ACC
+
+#define TAILQ40(A, X, ACC) \
+	VPXOR Y0, Y0, Y0; \
+	VPDPBUSD 2(A), Y4, Y0; \
+	HSUM1; \
+	VMOVD (X), X1; \
+	VPSUBD X1, X0, X0; \
+	VCVTDQ2PS X0, X0; \
+	VMULSS X9, X0, X0; \
+	VMULSS 16(X), X0, X0; \
+	VADDSS X0, ACC, ACC
+
+// func dotColsQ4_0VNNI(w *byte, nb, nrows int, c *cols4)
+TEXT ·dotColsQ4_0VNNI(SB), NOSPLIT, $0-32
+	VPBROADCASTD colsMask<>(SB), Y14
+	VMOVDQU colsShift<>(SB), Y12
+	PROLOGUE32
+	NIB(2, Y4)
+	NIB(20, Y5)
+	NIB(38, Y6)
+	NIB(56, Y7)
+	SCALES4(18, 36, 54)
+	EACHCOL(COLQ40)
+	GROUPSEND(72, 136)
+	NIB(2, Y4)
+	VCVTPH2PS (SI), X9
+	EACHCOL(TAILQ40)
+	TAILSEND(18, 34)
+
+// Q8_0: 34-byte blocks of signed weights. VPDPBUSD wants one unsigned
+// side, so it takes |w| against the activations carrying w's sign; the
+// scale is s·(dw·da).
+#define COLQ80(A, X, ACC) \
+	VMOVDQU 2(A), Y8; \
+	VPSIGNB 2(SI), Y8, Y8; \
+	VPXOR Y0, Y0, Y0; \
+	VPDPBUSD Y8, Y4, Y0; \
+	VMOVDQU 36(A), Y8; \
+	VPSIGNB 36(SI), Y8, Y8; \
+	VPXOR Y1, Y1, Y1; \
+	VPDPBUSD Y8, Y5, Y1; \
+	VMOVDQU 70(A), Y8; \
+	VPSIGNB 70(SI), Y8, Y8; \
+	VPXOR Y2, Y2, Y2; \
+	VPDPBUSD Y8, Y6, Y2; \
+	VMOVDQU 104(A), Y8; \
+	VPSIGNB 104(SI), Y8, Y8; \
+	VPXOR Y3, Y3, Y3; \
+	VPDPBUSD Y8, Y7, Y3; \
+	SUMS4; \
+	VCVTDQ2PS X0, X0; \
+	VMULPS 16(X), X9, X8; \
+	VMULPS X8, X0, X0; \
+	VADDPS X0, ACC, ACC
+
+#define TAILQ80(A, X, ACC) \
+	VMOVDQU 2(A), Y8; \
+	VPSIGNB 2(SI), Y8, Y8; \
+	VPXOR Y0, Y0, Y0; \
+	VPDPBUSD Y8, Y4, Y0; \
+	HSUM1; \
+	VCVTDQ2PS X0, X0; \
+	VMULSS 16(X), X9, X8; \
+	VMULSS X8, X0, X0; \
+	VADDSS X0, ACC, ACC
+
+// func dotColsQ8_0VNNI(w *byte, nb, nrows int, c *cols4)
+TEXT ·dotColsQ8_0VNNI(SB), NOSPLIT, $0-32
+	PROLOGUE32
+	VPABSB 2(SI), Y4
+	VPABSB 36(SI), Y5
+	VPABSB 70(SI), Y6
+	VPABSB 104(SI), Y7
+	SCALES4(34, 68, 102)
+	EACHCOL(COLQ80)
+	GROUPSEND(136, 136)
+	VPABSB 2(SI), Y4
+	VCVTPH2PS (SI), X9
+	EACHCOL(TAILQ80)
+	TAILSEND(34, 34)
+
+// K-quants. A super block of 256 values is unpacked once per row into
+// Y16-Y23 (32 values each) with the sub-block scales spread as int16 into
+// Y24-Y31; each column then takes VPMADDUBSW (pairs of unsigned quants
+// times activations) and VPDPWSSD (times the scales, summed into int32)
+// per 32 values, and the super block's float part as the one-column
+// kernel does. Q8_K activations carry their own scale and block sums, so
+// these kernels need no side data.
+
+DATA colsHi2<>+0(SB)/4, $0x30303030
+GLOBL colsHi2<>(SB), RODATA|NOPTR, $4
+
+// The skeleton shared by the K-quant kernels: rows, then super blocks.
+#define KPROLOGUE \
+	MOVQ w+0(FP), SI; \
+	MOVQ nrows+16(FP), R12; \
+	MOVQ c+24(FP), R13; \
+	VPBROADCASTD colsMask<>(SB), Y14; \
+	TESTQ R12, R12; \
+	JZ end; \
+row: \
+	LOADACTS; \
+	MOVQ nb+8(FP), CX; \
+	TESTQ CX, CX; \
+	JZ store; \
+super:
+
+#define KEPILOGUE(wsz) \
+	ADVACTS(wsz, 292); \
+	DECQ CX; \
+	JNZ super; \
+store: \
+	STOREALL; \
+	DECQ R12; \
+	JNZ row; \
+end: \
+	VZEROUPPER; \
+	RET
+
+// KDOTS leaves Σ_j S_j·(W_j·activations) of one column in Y0.
+#define KDOTS(A) \
+	VPXOR Y0, Y0, Y0; \
+	VPMADDUBSW 4(A), Y16, Y1; \
+	VPDPWSSD Y24, Y1, Y0; \
+	VPMADDUBSW 36(A), Y17, Y1; \
+	VPDPWSSD Y25, Y1, Y0; \
+	VPMADDUBSW 68(A), Y18, Y1; \
+	VPDPWSSD Y26, Y1, Y0; \
+	VPMADDUBSW 100(A), Y19, Y1; \
+	VPDPWSSD Y27, Y1, Y0; \
+	VPMADDUBSW 132(A), Y20, Y1; \
+	VPDPWSSD Y28, Y1, Y0; \
+	VPMADDUBSW 164(A), Y21, Y1; \
+	VPDPWSSD Y29, Y1, Y0; \
+	VPMADDUBSW 196(A), Y22, Y1; \
+	VPDPWSSD Y30, Y1, Y0; \
+	VPMADDUBSW 228(A), Y23, Y1; \
+	VPDPWSSD Y31, Y1, Y0
+
+// Q4_K: X4 holds the row's [d, dmin] and X7 its eight mins as int16.
+// sum += (d·yd)·isum; sum -= (dmin·yd)·Σ_j m_j·(bsum_2j + bsum_2j+1).
+#define COLQ4K(A, X, ACC) \
+	KDOTS(A); \
+	HSUM1; \
+	VMOVDQU 260(A), Y2; \
+	VEXTRACTI128 $1, Y2, X3; \
+	VPHADDW X3, X2, X2; \
+	VPMADDWD X7, X2, X2; \
+	VPSHUFD $0x4E, X2, X3; \
+	VPADDD X3, X2, X2; \
+	VPSHUFD $0xB1, X2, X3; \
+	VPADDD X3, X2, X2; \
+	VCVTDQ2PS X0, X0; \
+	VCVTDQ2PS X2, X2; \
+	VBROADCASTSS (A), X5; \
+	VMULPS X5, X4, X5; \
+	VMULSS X5, X0, X0; \
+	VADDSS X0, ACC, ACC; \
+	VMOVSHDUP X5, X5; \
+	VMULSS X5, X2, X2; \
+	VSUBSS X2, ACC, ACC
+
+// Q4KNIB splits the 32 bytes at off(SI) into low nibbles (sub-block 2g)
+// and high nibbles (2g+1).
+#define Q4KNIB(off, LO, HI) \
+	VMOVDQU64 off(SI), LO; \
+	VPSRLW $4, LO, HI; \
+	VPANDD Y14, LO, LO; \
+	VPANDD Y14, HI, HI
+
+// func dotColsQ4_KVNNI(w *byte, nb, nrows int, c *cols4)
+TEXT ·dotColsQ4_KVNNI(SB), NOSPLIT, $0-32
+	KPROLOGUE
+	// The 6-bit scales and mins (see q4KScaleMin): scales to AX, mins
+	// to BX, eight bytes each.
+	MOVL 4(SI), AX
+	MOVL 12(SI), DX
+	MOVL AX, BX
+	SHRL $6, BX
+	ANDL $0x03030303, BX
+	SHLL $4, BX
+	MOVL DX, DI
+	ANDL $0x0f0f0f0f, DI
+	ORL BX, DI
+	ANDL $0x3f3f3f3f, AX
+	SHLQ $32, DI
+	ORQ DI, AX
+	MOVL 8(SI), BX
+	MOVL BX, DI
+	SHRL $6, DI
+	ANDL $0x03030303, DI
+	SHLL $4, DI
+	SHRL $4, DX
+	ANDL $0x0f0f0f0f, DX
+	ORL DI, DX
+	ANDL $0x3f3f3f3f, BX
+	SHLQ $32, DX
+	ORQ DX, BX
+	VMOVQ AX, X6
+	VPMOVZXBW X6, X6
+	VINSERTI128 $1, X6, Y6, Y6
+	VMOVQ BX, X7
+	VPMOVZXBW X7, X7
+	VPSHUFB ·dotShufW32+0(SB), Y6, Y24
+	VPSHUFB ·dotShufW32+32(SB), Y6, Y25
+	VPSHUFB ·dotShufW32+64(SB), Y6, Y26
+	VPSHUFB ·dotShufW32+96(SB), Y6, Y27
+	VPSHUFB ·dotShufW32+128(SB), Y6, Y28
+	VPSHUFB ·dotShufW32+160(SB), Y6, Y29
+	VPSHUFB ·dotShufW32+192(SB), Y6, Y30
+	VPSHUFB ·dotShufW32+224(SB), Y6, Y31
+	Q4KNIB(16, Y16, Y17)
+	Q4KNIB(48, Y18, Y19)
+	Q4KNIB(80, Y20, Y21)
+	Q4KNIB(112, Y22, Y23)
+	VCVTPH2PS (SI), X4
+	EACHCOL(COLQ4K)
+	KEPILOGUE(144)
+
+// Q6_K: quants are stored biased by 32, so isum = Σ s·u·a - 32·Σ_j s_j·
+// bsum_j, with Y6 holding the sixteen scales as int16; X4 holds the row's
+// d. sum += (d·yd)·isum.
+#define COLQ6K(A, X, ACC) \
+	KDOTS(A); \
+	VPMADDWD 260(A), Y6, Y2; \
+	VPSLLD $5, Y2, Y2; \
+	VPSUBD Y2, Y0, Y0; \
+	HSUM1; \
+	VCVTDQ2PS X0, X0; \
+	VMULSS (A), X4, X5; \
+	VMULSS X5, X0, X0; \
+	VADDSS X0, ACC, ACC
+
+// Q6KLO and Q6KHI build 32 six-bit values in W: the low or high nibbles
+// of SRC, with two bits of the qh bytes in Y3 shifted to bits 4-5 (Y12
+// holds 0x30 bytes, Y8 is scratch).
+#define Q6KLO(SRC, W, SHL) \
+	VPANDD Y14, SRC, W; \
+	VPSLLW $SHL, Y3, Y8; \
+	VPANDD Y12, Y8, Y8; \
+	VPORD Y8, W, W
+
+#define Q6KHI(SRC, W, SHR) \
+	VPSRLW $4, SRC, W; \
+	VPANDD Y14, W, W; \
+	VPSRLW $SHR, Y3, Y8; \
+	VPANDD Y12, Y8, Y8; \
+	VPORD Y8, W, W
+
+// func dotColsQ6_KVNNI(w *byte, nb, nrows int, c *cols4)
+TEXT ·dotColsQ6_KVNNI(SB), NOSPLIT, $0-32
+	VPBROADCASTD colsHi2<>(SB), Y12
+	KPROLOGUE
+	VPMOVSXBW 192(SI), Y6
+	VPERMQ $0x44, Y6, Y7
+	VPERMQ $0xEE, Y6, Y5
+	VPSHUFB ·dotShufW16+0(SB), Y7, Y24
+	VPSHUFB ·dotShufW16+32(SB), Y7, Y25
+	VPSHUFB ·dotShufW16+64(SB), Y7, Y26
+	VPSHUFB ·dotShufW16+96(SB), Y7, Y27
+	VPSHUFB ·dotShufW16+0(SB), Y5, Y28
+	VPSHUFB ·dotShufW16+32(SB), Y5, Y29
+	VPSHUFB ·dotShufW16+64(SB), Y5, Y30
+	VPSHUFB ·dotShufW16+96(SB), Y5, Y31
+	VMOVDQU 0(SI), Y1
+	VMOVDQU 32(SI), Y2
+	VMOVDQU 128(SI), Y3
+	Q6KLO(Y1, Y16, 4)
+	Q6KLO(Y2, Y17, 2)
+	Q6KHI(Y1, Y18, 0)
+	Q6KHI(Y2, Y19, 2)
+	VMOVDQU 64(SI), Y1
+	VMOVDQU 96(SI), Y2
+	VMOVDQU 160(SI), Y3
+	Q6KLO(Y1, Y20, 4)
+	Q6KLO(Y2, Y21, 2)
+	Q6KHI(Y1, Y22, 0)
+	Q6KHI(Y2, Y23, 2)
+	MOVWLZX 208(SI), AX
+	VMOVD AX, X4
+	VCVTPH2PS X4, X4
+	EACHCOL(COLQ6K)
+	KEPILOGUE(210)

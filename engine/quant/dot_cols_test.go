@@ -1,0 +1,86 @@
+package quant
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+)
+
+// TestVecDotColsMatchesRows requires the four-column kernels to return
+// exactly what VecDotRows returns column by column, for block counts that
+// leave every tail length, on random weights and activations.
+func TestVecDotColsMatchesRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 11))
+	tested := 0
+	for _, ty := range dotTypes {
+		if !ColsSupported(ty) {
+			continue
+		}
+		tested++
+		bs := ty.BlockSize()
+		for _, nb := range []int{1, 2, 3, 4, 5, 7, 8, 13, 64, 67} {
+			n, nrows := nb*bs, 1+r.IntN(9)
+			w := quantizedWeights(r, ty, nrows, n)
+			var acts, auxs [Cols][]byte
+			var got, want [Cols][]float32
+			for c := range acts {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(r.NormFloat64()) * float32(1+c)
+				}
+				acts[c] = make([]byte, ActBytes(ty, n))
+				QuantizeAct(ty, x, acts[c])
+				auxs[c] = make([]byte, ColAuxBytes(ty, n))
+				// Two calls on either side of a group boundary, as the
+				// backend's workers make them.
+				half := nb / 2 &^ 3
+				ColAux(ty, acts[c], 0, half, auxs[c])
+				ColAux(ty, acts[c], half, nb, auxs[c])
+				got[c] = make([]float32, nrows)
+				want[c] = make([]float32, nrows)
+				VecDotRows(ty, w, nrows, acts[c], n, want[c])
+			}
+			VecDotCols(ty, w, nrows, acts, auxs, n, got)
+			for c := range got {
+				for i := range got[c] {
+					if math.Float32bits(got[c][i]) != math.Float32bits(want[c][i]) {
+						t.Errorf("%s nb=%d column %d row %d: %g, one column at a time %g", ty, nb, c, i, got[c][i], want[c][i])
+					}
+				}
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no four-column kernels on this CPU (they need AVX-512 VNNI)")
+	}
+}
+
+// TestVecDotColsWithoutKernel checks the fallback: without a four-column
+// kernel the call still answers, column by column.
+func TestVecDotColsWithoutKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	ty, n, nrows := gguf.Q4_0, 96, 3
+	w := quantizedWeights(r, ty, nrows, n)
+	var acts, auxs [Cols][]byte
+	var got [Cols][]float32
+	for c := range acts {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		acts[c] = make([]byte, ActBytes(ty, n))
+		QuantizeAct(ty, x, acts[c])
+		got[c] = make([]float32, nrows)
+	}
+	withAsm(false, func() { VecDotCols(ty, w, nrows, acts, auxs, n, got) })
+	for c := range got {
+		for i := range got[c] {
+			want := VecDot(ty, w[i*ty.RowBytes(n):], acts[c], n)
+			if got[c][i] != want {
+				t.Errorf("column %d row %d: %g, want %g", c, i, got[c][i], want)
+			}
+		}
+	}
+}
