@@ -28,6 +28,7 @@ vet:
 # The builds every change must keep green: the browser (wasm) and Metal (darwin).
 cross:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./cmd/wasm
+	GOOS=js GOARCH=wasm $(GO) vet ./cmd/wasm ./gpu/webgpu
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./gpu/metal/... ./cmd/native
 
 test: deps vet cross

@@ -3,7 +3,10 @@
 // silu agree to the last bit where the GPU does not fuse operations;
 // WGSL's exp() may be far less exact (the spec allows 3 + 2·|x| ULP).
 fn expf(x: f32) -> f32 {
-    if (x > 88.72283) { return bitcast<f32>(0x7f800000u); }
+    // +inf from a let: browsers reject a constant expression that is not
+    // a finite f32.
+    let inf = 0x7f800000u;
+    if (x > 88.72283) { return bitcast<f32>(inf); }
     if (x < -87.33654) { return 0.0; }
     var fn_ = x * 1.44269504088896341;
     if (fn_ >= 0.0) { fn_ = f32(i32(fn_ + 0.5)); } else { fn_ = f32(i32(fn_ - 0.5)); }

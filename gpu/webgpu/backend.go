@@ -1,4 +1,4 @@
-//go:build cgo && !js
+//go:build cgo || js
 
 package webgpu
 
@@ -23,55 +23,26 @@ type Backend struct {
 	f16       bool
 	subgroups bool
 	pipelines map[string]*wgpu.ComputePipeline
-	closed    bool
+	// maxBinding is Options.MaxBinding.
+	maxBinding uint64
+	closed     bool
 }
 
 var _ gpu.Backend = (*Backend)(nil)
 
-// Open finds an adapter (a discrete GPU first) and opens a device with the
-// adapter's own limits, so large weights fit, and its f16 and subgroup
-// features when it has them.
-func Open(o Options) (gpu.Backend, error) {
-	wgpu.SetLogLevel(wgpu.LogLevelError)
-	inst := wgpu.CreateInstance(nil)
-	ad, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{
-		PowerPreference:      wgpu.PowerPreferenceHighPerformance,
-		ForceFallbackAdapter: o.ForceFallback,
-	})
-	if err != nil || ad == nil {
-		inst.Release()
-		return nil, fmt.Errorf("webgpu: no adapter found (is a Vulkan driver installed? on Debian: apt-get install libvulkan1 mesa-vulkan-drivers): %v", err)
-	}
-	b := &Backend{inst: inst, adapter: ad, info: ad.GetInfo(), limits: ad.GetLimits(), pipelines: map[string]*wgpu.ComputePipeline{}}
-	var feats []wgpu.FeatureName
-	if ad.HasFeature(wgpu.FeatureNameShaderF16) {
-		b.f16 = true
-		feats = append(feats, wgpu.FeatureNameShaderF16)
-	}
-	if ad.HasFeature(wgpu.NativeFeatureSubgroup) && !o.NoSubgroups {
-		b.subgroups = true
-		feats = append(feats, wgpu.NativeFeatureSubgroup)
-	}
-	// The defaults, raised where the adapter allows to what large models
-	// and ember's kernels need.
+// wantLimits are the defaults, raised where the adapter allows to what
+// large models and ember's kernels need.
+func wantLimits(al wgpu.Limits) wgpu.Limits {
 	lim := wgpu.DefaultLimits()
-	al := b.limits
 	lim.MaxStorageBufferBindingSize = al.MaxStorageBufferBindingSize
 	lim.MaxBufferSize = al.MaxBufferSize
-	lim.MaxStorageBuffersPerShaderStage = max(lim.MaxStorageBuffersPerShaderStage, min(al.MaxStorageBuffersPerShaderStage, 10))
+	// The default is "undefined" (WebGPU's 8), which max would read as
+	// the largest number: browsers refuse that, wgpu-native kept 8.
+	lim.MaxStorageBuffersPerShaderStage = max(8, min(al.MaxStorageBuffersPerShaderStage, 10))
 	lim.MaxComputeWorkgroupStorageSize = al.MaxComputeWorkgroupStorageSize
 	lim.MaxComputeInvocationsPerWorkgroup = al.MaxComputeInvocationsPerWorkgroup
 	lim.MaxComputeWorkgroupSizeX = al.MaxComputeWorkgroupSizeX
-	b.limits = lim
-	dev, err := ad.RequestDevice(&wgpu.DeviceDescriptor{Label: "ember", RequiredFeatures: feats, RequiredLimits: &lim})
-	if err != nil {
-		ad.Release()
-		inst.Release()
-		return nil, fmt.Errorf("webgpu: opening %s: %w", b.info.Device, err)
-	}
-	b.dev = dev
-	b.queue = dev.GetQueue()
-	return b, nil
+	return lim
 }
 
 func (b *Backend) Name() string { return "webgpu(" + b.info.Device + ")" }
@@ -118,8 +89,7 @@ func (b *Backend) Sync() error {
 	if b.closed {
 		return errors.New("webgpu: the backend is closed")
 	}
-	b.dev.Poll(true, nil)
-	return nil
+	return b.wait()
 }
 
 func (b *Backend) Close() error {
@@ -130,9 +100,6 @@ func (b *Backend) Close() error {
 	for _, p := range b.pipelines {
 		p.Release()
 	}
-	b.queue.Release()
-	b.dev.Release()
-	b.adapter.Release()
-	b.inst.Release()
+	b.releaseDevice()
 	return nil
 }

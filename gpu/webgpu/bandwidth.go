@@ -1,4 +1,4 @@
-//go:build cgo && !js
+//go:build cgo || js
 
 package webgpu
 
@@ -46,8 +46,8 @@ func (b *Backend) CopyBandwidth() (float64, error) {
 		defer cmd.Release()
 		t0 := time.Now()
 		b.queue.Submit(cmd)
-		b.dev.Poll(true, nil)
-		return time.Since(t0), nil
+		err = b.wait()
+		return time.Since(t0), err
 	}
 	if _, err := run(1); err != nil { // first touch and warm-up
 		return 0, fmt.Errorf("webgpu: bandwidth: %w", err)

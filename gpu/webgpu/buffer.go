@@ -1,4 +1,4 @@
-//go:build cgo && !js
+//go:build cgo || js
 
 package webgpu
 
@@ -52,9 +52,10 @@ func (b *Backend) newBuffer(name string, typ gpu.Type, shape [4]int) (*buffer, e
 		return nil, fmt.Errorf("webgpu: buffer %s: rows of %d are not whole %s blocks", name, shape[0], typ)
 	}
 	n := gpu.Bytes(typ, shape)
-	if padded(n) > b.limits.MaxStorageBufferBindingSize {
-		return nil, fmt.Errorf("webgpu: buffer %s of %d MiB exceeds this adapter's %d MiB storage binding limit (splitting large tensors across bindings is not implemented yet)",
-			name, n>>20, b.limits.MaxStorageBufferBindingSize>>20)
+	// Weights larger than a binding are bound a range of rows at a time.
+	if padded(n) > b.limits.MaxBufferSize {
+		return nil, fmt.Errorf("webgpu: buffer %s of %d MiB exceeds this adapter's %d MiB buffer limit",
+			name, n>>20, b.limits.MaxBufferSize>>20)
 	}
 	wb, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{
 		Label: name,
@@ -137,13 +138,8 @@ func (b *buffer) Read(off int, dst []byte) error {
 	}
 	defer cmd.Release()
 	be.queue.Submit(cmd)
-	status := wgpu.MapAsyncStatus(0)
-	if err := stage.TryMapAsync(wgpu.MapModeRead, 0, uint64(hi-lo), func(s wgpu.MapAsyncStatus) { status = s }); err != nil {
+	if err := be.mapRead(stage, uint64(hi-lo)); err != nil {
 		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
-	}
-	be.dev.Poll(true, nil)
-	if status != wgpu.MapAsyncStatusSuccess {
-		return fmt.Errorf("webgpu: read %s: mapping failed (%v)", b.name, status)
 	}
 	copy(dst, stage.GetMappedRange(0, uint(hi-lo))[off-lo:])
 	return stage.TryUnmap()

@@ -1,4 +1,4 @@
-//go:build cgo && !js
+//go:build cgo || js
 
 package webgpu
 
@@ -251,12 +251,7 @@ func (c *compiler) pipeline(name, decode string) (*wgpu.ComputePipeline, error) 
 	if err != nil {
 		return nil, err
 	}
-	mod, err := c.be.dev.TryCreateShaderModule(&wgpu.ShaderModuleDescriptor{Label: key, WGSLSource: &wgpu.ShaderSourceWGSL{Code: src}})
-	if err != nil {
-		return nil, fmt.Errorf("kernel %s: %w", key, err)
-	}
-	defer mod.Release()
-	pipe, err := c.be.dev.TryCreateComputePipeline(&wgpu.ComputePipelineDescriptor{Label: key, Compute: wgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: "main"}})
+	pipe, err := c.be.newPipeline(key, src)
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", key, err)
 	}

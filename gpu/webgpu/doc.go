@@ -1,9 +1,11 @@
 // Package webgpu runs ember's kernel interface (package gpu) on WebGPU:
-// natively through wgpu-native (Vulkan, Metal, D3D12) and, later, in the
-// browser. Kernels are WGSL from the top-level wgsl folder. A graph is
-// compiled once into pipelines, bind groups and buffers; a step is one
-// command encoder, one compute pass and one submission, with the position
-// written into a small uniform buffer beforehand.
+// natively through wgpu-native (Vulkan, Metal, D3D12) and in the browser
+// (GOOS=js) through its WebGPU; platform_native.go and platform_js.go hold
+// what differs, chiefly how the code waits for the device. Kernels are
+// WGSL from the top-level wgsl folder. A graph is compiled once into
+// pipelines, bind groups and buffers; a step is one command encoder, one
+// compute pass and one submission, with the position written into a small
+// uniform buffer beforehand.
 //
 // Activations and caches are f32/f16 storage buffers addressed through
 // element offsets and strides passed as uniforms, so views of any offset
@@ -21,6 +23,10 @@ package webgpu
 type Options struct {
 	// ForceFallback asks for the adapter's software fallback (tests).
 	ForceFallback bool
+	// MaxBinding, when set, caps the bytes a storage binding takes below
+	// the adapter's limit, so tests split small tensors across bindings
+	// as browsers' 128 MiB bindings split large ones.
+	MaxBinding uint64
 	// NoSubgroups builds the kernels without subgroup operations even where
 	// the adapter has them, as on adapters without (tests of that path).
 	NoSubgroups bool

@@ -1,4 +1,4 @@
-//go:build !cgo || js
+//go:build !cgo && !js
 
 package webgpu
 
@@ -9,7 +9,7 @@ import (
 )
 
 // Open reports that this build has no WebGPU: the native backend needs cgo
-// (it links wgpu-native), and the browser backend is not written yet.
+// (it links wgpu-native); only the browser build (js) needs none.
 func Open(Options) (gpu.Backend, error) {
 	return nil, errors.New("webgpu: not available in this build (native WebGPU needs a cgo build with gcc)")
 }
