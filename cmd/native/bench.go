@@ -102,7 +102,7 @@ func runBench(args []string) error {
 	}
 	if *asJSON {
 		return json.NewEncoder(os.Stdout).Encode(map[string]any{
-			"arch": e.Model.Config.Arch, "backend": e.Backend.Name(), "threads": threads,
+			"arch": e.Model.Config.Arch, "layers": e.Model.Config.Layers, "backend": e.Backend.Name(), "threads": threads,
 			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps,
 			"prefill_mean": pm, "prefill_sd": ps, "decode_mean": dm, "decode_sd": ds,
 			"kernels_per_token": kernels, "weight_bytes_per_token": perTok,

@@ -123,3 +123,8 @@ func init() {
 	reg(gguf.F16, dotF16AVX2, 1)
 	reg(gguf.BF16, dotBF16AVX2, 1)
 }
+
+// AVX2 reports whether this CPU runs the package's AVX2 kernels (other
+// packages with AVX2 assembly of their own ask here, so the detection is
+// written once).
+func AVX2() bool { return hasAVX2() }

@@ -165,10 +165,7 @@ func (c *compiler) lowerSwiGLU(o *gpu.SwiGLU) error {
 	c.rowKernel("swiglu", o.Out.Rows(), o.Out.Shape[0], refs(o.Gate, o.Up), refs(o.Out), func() func(w, i int) {
 		g, u, out := c.rows(o.Gate), c.rows(o.Up), c.rows(o.Out)
 		return func(w, i int) {
-			x, y, z := g.get(w, i), u.get(w, i), out.out(i)
-			for j := range x {
-				z[j] = silu(x[j]) * y[j]
-			}
+			swigluRow(g.get(w, i), u.get(w, i), out.out(i))
 		}
 	})
 	return nil

@@ -45,7 +45,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		return err
 	}
 	wt := o.W.Type
-	actRef, actFn, _ := c.activations(o.In, wt)
+	actRef, actFn, auxFn := c.activations(o.In, wt)
 	plan := &expertPlan{count: make([]int, E), start: make([]int, E), pairs: make([]int, S*T)}
 	priv := c.newPriv()
 	nth := c.nth
@@ -98,6 +98,16 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
 		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		var aux func(int) []byte
+		if auxFn != nil {
+			aux = auxFn()
+		}
+		col := func(st int) int {
+			if Sin == 1 {
+				return st / S
+			}
+			return st%S + Sin*(st/S)
+		}
 		return func(int, int) {
 			units := len(plan.used) * plan.per
 			sp.each(units, 1, func(lo, hi int) {
@@ -113,13 +123,19 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 							end = r1
 						}
 						wrows := wm[base+s*rb : base+end*rb]
-						for _, st := range pairs {
-							slot, t := st%S, st/S
-							in := slot
-							if Sin == 1 {
-								in = 0
+						rest := pairs
+						// Four of the expert's tokens at a time share each
+						// unpacked weight block (prefill).
+						for ; aux != nil && len(rest) >= quant.Cols; rest = rest[quant.Cols:] {
+							var acts, auxs [quant.Cols][]byte
+							var outs [quant.Cols][]float32
+							for c, st := range rest[:quant.Cols] {
+								acts[c], auxs[c], outs[c] = act(col(st)), aux(col(st)), out.out(st)[s:end]
 							}
-							quant.VecDotRows(wt, wrows, end-s, act(in+Sin*t), K, out.out(st)[s:end])
+							quant.VecDotCols(wt, wrows, end-s, acts, auxs, K, outs)
+						}
+						for _, st := range rest {
+							quant.VecDotRows(wt, wrows, end-s, act(col(st)), K, out.out(st)[s:end])
 						}
 						s = end - rowBlock
 					}
