@@ -4,7 +4,7 @@
 // or silu(P)·E (3) from the product P and a tensor E of Out's shape: the
 // residual add or the gated unit that would otherwise be a dispatch of
 // their own. Words: 0 K, 1 N, 2 B, 3 T, 4 row bytes, In at 5, Out at 10,
-// 15 epilogue, E at 16, F at 21.
+// 15 epilogue, E at 16, F at 21, 26 the byte where W's row 0 starts.
 //!use common
 //!dot
 //!use matvec
@@ -26,7 +26,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let b = (g / groups) % B;
     let t = g / (groups * B);
     let live = t < pu(3u);
-    if (live) { accumulate(at(5u, 0u, b, t, 0u), b * N + n0, N - n0, l.li); }
+    if (live) { accumulate(at(5u, 0u, b, t, 0u), b * N + n0, N - n0, l.li, pu(26u)); }
     let s = reduce_rows(l);
     if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
     let n = n0 + l.li;

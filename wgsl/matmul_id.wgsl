@@ -2,7 +2,10 @@
 // has one row per token: only the chosen experts' rows are read. A
 // workgroup computes ROWS consecutive rows of one (s, t) (matvec.wgsl).
 // Words: 0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per token,
-// In at 7, IDs at 12, Out at 17. An expert id out of range gives zeros.
+// In at 7, IDs at 12, Out at 17. Experts too many for one binding are
+// split over dispatches: this one has experts 22 .. 23 (exclusive), from
+// byte 24 of W, and writes only their rows; an expert id out of range
+// gives zeros, written by the dispatch whose word 25 is set.
 //!use common
 //!dot
 //!use matvec
@@ -24,11 +27,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let live = t < pu(3u);
     var e = pu(5u);
     if (live) { e = IDs[at(12u, s, t, 0u, 0u)]; }
-    if (e < pu(5u)) {
+    let mine = e >= pu(22u) && e < pu(23u);
+    if (mine) {
         var si = s;
         if (pu(6u) == 1u) { si = 0u; }
-        accumulate(at(7u, 0u, si, t, 0u), e * N + n0, N - n0, l.li);
+        accumulate(at(7u, 0u, si, t, 0u), (e - pu(22u)) * N + n0, N - n0, l.li, pu(24u));
     }
     let sum = reduce_rows(l);
-    if (live && l.li < ROWS && n0 + l.li < N) { O[at(17u, n0 + l.li, s, t, 0u)] = sum; }
+    let writes = mine || (e >= pu(5u) && pu(25u) != 0u);
+    if (live && writes && l.li < ROWS && n0 + l.li < N) { O[at(17u, n0 + l.li, s, t, 0u)] = sum; }
 }

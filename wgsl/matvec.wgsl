@@ -11,8 +11,9 @@ var<private> acc: array<f32, ROWS>;
 
 // accumulate adds thread li's share of rows row0 .. row0+ROWS-1 of W times
 // the activations at element xo to acc; only `rows` of them exist, and
-// those past it repeat the last (their sums are dropped).
-fn accumulate(xo: u32, row0: u32, rows: u32, li: u32) {
+// those past it repeat the last (their sums are dropped). Row 0 starts at
+// byte base of the binding (a range of a tensor split across bindings).
+fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
     let rbytes = pu(4u);
     let units = pu(0u) / BLOCK * PARTS;
     for (var u = li; u < units; u += WG) {
@@ -20,7 +21,7 @@ fn accumulate(xo: u32, row0: u32, rows: u32, li: u32) {
         let part = u % PARTS;
         let x = xpart(xo, blk, part);
         for (var r = 0u; r < ROWS; r++) {
-            acc[r] += dot_part((row0 + min(r, rows - 1u)) * rbytes, blk, part, x);
+            acc[r] += dot_part(base + (row0 + min(r, rows - 1u)) * rbytes, blk, part, x);
         }
     }
 }

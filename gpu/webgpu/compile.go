@@ -117,6 +117,9 @@ func (c *compiler) lower(op gpu.Op) error {
 			}
 		}
 	}
+	if s := c.matchStepAttention(op); s != nil {
+		return c.lowerStepAttention(s)
+	}
 	switch o := op.(type) {
 	case *gpu.Add:
 		return c.lowerBinary("add", o.A, o.B, o.Out, 0)
@@ -263,6 +266,12 @@ func (c *compiler) pipeline(name, decode string) (*wgpu.ComputePipeline, error) 
 // position at binding 1 when step is set, the tensors' buffers from binding
 // 2 on, and groups workgroups (spread over x and y past 65535).
 func (c *compiler) dispatch(name, decode string, prm params, step bool, tensors []*gpu.Tensor, groups int) error {
+	return c.dispatchPart(name, decode, prm, step, tensors, part{}, groups)
+}
+
+// dispatchPart is dispatch with tensors[0] bound as the byte range of
+// wp (the whole buffer when its size is 0).
+func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tensors []*gpu.Tensor, wp part, groups int) error {
 	if len(prm) > paramWords {
 		return fmt.Errorf("kernel %s: %d parameters, at most %d", name, len(prm), paramWords)
 	}
@@ -294,7 +303,11 @@ func (c *compiler) dispatch(name, decode string, prm params, step bool, tensors 
 		if err != nil {
 			return err
 		}
-		entries = append(entries, wgpu.BindGroupEntry{Binding: uint32(2 + i), Buffer: b, Size: wgpu.WholeSize})
+		e := wgpu.BindGroupEntry{Binding: uint32(2 + i), Buffer: b, Size: wgpu.WholeSize}
+		if i == 0 && wp.size > 0 {
+			e.Offset, e.Size = wp.off, wp.size
+		}
+		entries = append(entries, e)
 	}
 	layout := pipe.GetBindGroupLayout(0)
 	defer layout.Release()

@@ -15,6 +15,7 @@ import (
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
+	"github.com/emberllm/ember/gpu/webgpu"
 	"github.com/emberllm/ember/internal/oracle"
 )
 
@@ -108,10 +109,19 @@ type bounds struct {
 // WebGPU, and checks the bounds.
 func compare(t *testing.T, path string, prompt []int32, n int, b bounds) {
 	t.Helper()
+	compareWith(t, webgpu.Options{}, path, prompt, n, b)
+}
+
+// compareWith is compare on a backend opened with o.
+func compareWith(t *testing.T, o webgpu.Options, path string, prompt []int32, n int, b bounds) {
+	t.Helper()
 	cb := cpu.New(2)
 	defer cb.Close()
 	ref := decode(t, cb, path, prompt, n, nil)
-	wb := open(t)
+	wb, err := webgpu.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer wb.Close()
 	got := decode(t, wb, path, prompt, n, ref.next)
 	agree, worst := 0, 0.0
@@ -184,4 +194,26 @@ func TestModelParityWithCPU(t *testing.T) {
 		}
 		compare(t, filepath.Join(shared, "models", "stories260K.gguf"), []int32{1, 403, 407, 261, 378}, 64, exact)
 	})
+}
+
+// Weights larger than a storage binding (browsers may allow 128 MiB) are
+// bound a range of rows at a time: a small cap splits a tiny model's
+// embeddings, products, output head and expert stacks.
+func TestSplitBindingsParityWithCPU(t *testing.T) {
+	dir := t.TempDir()
+	prompt := []int32{3, 141, 59, 26, 53}
+	for i, c := range []struct {
+		arch  synth.Arch
+		typ   string
+		limit uint64
+		b     bounds
+	}{
+		{synth.Llama, "Q4_0", 8 << 10, quantized},
+		{synth.Qwen3MoE, "Q8_0", 160 << 10, routed},
+	} {
+		t.Run(fmt.Sprintf("%s-%s-%dKiB", c.arch, c.typ, c.limit>>10), func(t *testing.T) {
+			path := writeTiny(t, dir, "tiny", c.arch, c.typ, uint64(70+i))
+			compareWith(t, webgpu.Options{MaxBinding: c.limit}, path, prompt, 24, c.b)
+		})
+	}
 }

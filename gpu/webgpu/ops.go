@@ -182,23 +182,43 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if err != nil {
 		return err
 	}
-	var p params
-	p.u(K, N, B, T, o.W.Type.RowBytes(K))
-	p.loc(li)
-	p.loc(lo)
+	rb := o.W.Type.RowBytes(K)
+	parts, err := c.rowParts(o.W, rb, N*B)
+	if err != nil {
+		return err
+	}
+	if len(parts) > 1 && B > 1 {
+		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
+	}
 	kind, other, out := c.epilogue(o, in)
-	p.u(kind)
-	for _, t := range []*gpu.Tensor{other, out} {
-		l, err := locOf(t)
-		if err != nil {
+	lx, err := locsOf(other, out)
+	if err != nil {
+		return err
+	}
+	if swapT {
+		for i := range lx {
+			lx[i].stride[2], lx[i].stride[1] = lx[i].stride[1], 0
+		}
+	}
+	le, lf := lx[0], lx[1]
+	for _, pt := range parts {
+		n := pt.r1 - pt.r0
+		if B > 1 {
+			n = N
+		}
+		var p params
+		p.u(K, n, B, T, rb)
+		p.loc(li)
+		p.loc(shiftRows(lo, pt.r0))
+		p.u(kind)
+		p.loc(shiftRows(le, pt.r0))
+		p.loc(shiftRows(lf, pt.r0))
+		p.u(pt.base)
+		if err := c.dispatchPart("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out, other, out}, pt, rowGroups(n)*B*T); err != nil {
 			return err
 		}
-		if swapT {
-			l.stride[2], l.stride[1] = l.stride[1], 0
-		}
-		p.loc(l)
 	}
-	return c.dispatch("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out, other, out}, rowGroups(N)*B*T)
+	return nil
 }
 
 // Epilogues of matmul.wgsl: what it also writes from a product P besides
@@ -288,21 +308,53 @@ func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 	}
 	lt, lo := ls[0], ls[1]
 	c.checkIDs(o.Tokens, V, "token", "the table has %d rows")
-	var p params
-	p.u(D, T, o.Table.Type.RowBytes(D), V)
-	p.loc(lt)
-	p.loc(lo)
-	return c.dispatch("embed", dec, p, false, []*gpu.Tensor{o.Table, o.Tokens, o.Out}, T)
+	rb := o.Table.Type.RowBytes(D)
+	parts, err := c.rowParts(o.Table, rb, V)
+	if err != nil {
+		return err
+	}
+	for _, pt := range parts {
+		var p params
+		p.u(D, T, rb, V)
+		p.loc(lt)
+		p.loc(lo)
+		p.u(pt.base, pt.r0, pt.r1, b2i(pt.last))
+		if err := c.dispatchPart("embed", dec, p, false, []*gpu.Tensor{o.Table, o.Tokens, o.Out}, pt, T); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *compiler) lowerRope(o *gpu.Rope) error {
+	if err := c.checkRope(o); err != nil {
+		return err
+	}
+	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
+	ls, err := locsOf(o.In, o.Out)
+	if err != nil {
+		return err
+	}
+	ff := o.In
+	if o.FreqFactors != nil {
+		ff = o.FreqFactors
+	}
+	var p params
+	p.u(hd, H, T)
+	c.ropeWords(&p, o)
+	p.loc(ls[0])
+	p.loc(ls[1])
+	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
+}
+
+func (c *compiler) checkRope(o *gpu.Rope) error {
 	if err := wantType(o.In, "In", tF32); err != nil {
 		return err
 	}
 	if err := wantType(o.Out, "Out", tF32); err != nil {
 		return err
 	}
-	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
+	hd, T := o.In.Shape[0], o.In.Shape[2]
 	if T != c.g.Tokens || o.In.Shape[3] != 1 || o.Out.Shape != o.In.Shape {
 		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} like Out", o.In.Name, o.In.Shape, c.g.Tokens)
 	}
@@ -315,12 +367,6 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
 		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
 	}
-	ls, err := locsOf(o.In, o.Out)
-	if err != nil {
-		return err
-	}
-	li, lo := ls[0], ls[1]
-	ff, has := o.In, 0
 	if o.FreqFactors != nil {
 		if err := wantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
 			return err
@@ -328,22 +374,26 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 		if o.FreqFactors.Elements() < o.Dims/2 || !o.FreqFactors.Contiguous() || o.FreqFactors.Kind == gpu.View {
 			return fmt.Errorf("FreqFactors %s must hold %d packed values", o.FreqFactors.Name, o.Dims/2)
 		}
-		ff, has = o.FreqFactors, 1
 	}
-	a := o.Angles()
-	neox := 0
-	if o.Mode == gpu.RopeNeoX {
-		neox = 1
-	} else if o.Mode != gpu.RopeNormal {
+	if o.Mode != gpu.RopeNeoX && o.Mode != gpu.RopeNormal {
 		return fmt.Errorf("unknown rope mode %d", o.Mode)
 	}
-	var p params
-	p.u(hd, H, T, o.Dims, neox)
+	return nil
+}
+
+// ropeWords packs rope_angle.wgsl's nine constants of a checked rope.
+func (c *compiler) ropeWords(p *params, o *gpu.Rope) {
+	a := o.Angles()
+	neox, has := 0, 0
+	if o.Mode == gpu.RopeNeoX {
+		neox = 1
+	}
+	if o.FreqFactors != nil {
+		has = 1
+	}
+	p.u(o.Dims, neox)
 	p.f(a.ThetaScale, o.FreqScale, o.ExtFactor, a.CorrLo, a.CorrHi, a.MScale)
 	p.u(has)
-	p.loc(li)
-	p.loc(lo)
-	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
 }
 
 // checkCache validates a cache operand {width, Ctx} of F32 or F16, packed.
@@ -416,6 +466,27 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 }
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
+	if err := c.checkAttention(o); err != nil {
+		return err
+	}
+	c.p.needCtx(o.CacheK.Shape[1])
+	ls, err := locsOf(o.Q, o.Out)
+	if err != nil {
+		return err
+	}
+	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
+	var p params
+	c.attentionWords(&p, o, DK, H, T)
+	p.loc(ls[0])
+	p.loc(ls[1])
+	cv := o.CacheV
+	if o.VFromK {
+		cv = o.CacheK
+	}
+	return c.dispatch("attention", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, H*T)
+}
+
+func (c *compiler) checkAttention(o *gpu.Attention) error {
 	if err := wantType(o.Q, "Q", tF32); err != nil {
 		return err
 	}
@@ -436,7 +507,6 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if err := c.checkCache(o.CacheK, "CacheK", DK*HKV); err != nil {
 		return err
 	}
-	cv, vstride, vhead := o.CacheK, DK*HKV, DK
 	if o.VFromK {
 		if o.CacheV != nil || DV > DK {
 			return fmt.Errorf("VFromK reads values from CacheK: CacheV must be nil and DV <= DK")
@@ -448,28 +518,30 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		if o.CacheV.Type != o.CacheK.Type || o.CacheV.Shape[1] != o.CacheK.Shape[1] {
 			return fmt.Errorf("CacheK and CacheV differ in type or length")
 		}
-		cv, vstride, vhead = o.CacheV, DV*HKV, DV
 	}
 	if o.Out.Shape != gpu.Shape4(DV, H, T) {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, DV, H, T)
 	}
-	c.p.needCtx(o.CacheK.Shape[1])
-	ls, err := locsOf(o.Q, o.Out)
-	if err != nil {
-		return err
+	return nil
+}
+
+// attentionWords packs words 0..8 of attention.wgsl for a checked op.
+func (c *compiler) attentionWords(p *params, o *gpu.Attention, DK, H, T int) {
+	vstride, vhead := DK*o.HKV, DK
+	if !o.VFromK {
+		vstride, vhead = o.DV*o.HKV, o.DV
 	}
-	lq, lo := ls[0], ls[1]
-	cache := "cache_f32"
-	if o.CacheK.Type == tF16 {
-		cache = "cache_f16"
-	}
-	var p params
-	p.u(DK, DV, H, T, HKV)
+	p.u(DK, o.DV, H, T, o.HKV)
 	p.f(o.Scale)
-	p.u(DK*HKV, vstride, vhead)
-	p.loc(lq)
-	p.loc(lo)
-	return c.dispatch("attention", cache, p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, H*T)
+	p.u(DK*o.HKV, vstride, vhead)
+}
+
+// cacheDecoder is the element reader of an attention's caches.
+func cacheDecoder(o *gpu.Attention) string {
+	if o.CacheK.Type == tF16 {
+		return "cache_f16"
+	}
+	return "cache_f32"
 }
 
 func (c *compiler) lowerArgmax(o *gpu.Argmax) error {

@@ -116,12 +116,23 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
-	var p params
-	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, Sin)
-	p.loc(li)
-	p.loc(lid)
-	p.loc(lo)
-	return c.dispatch("matmul_id", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, rowGroups(N)*S*T)
+	rb := o.W.Type.RowBytes(K)
+	parts, err := c.rowParts(o.W, rb*N, E)
+	if err != nil {
+		return err
+	}
+	for _, pt := range parts {
+		var p params
+		p.u(K, N, S, T, rb, E, Sin)
+		p.loc(li)
+		p.loc(lid)
+		p.loc(lo)
+		p.u(pt.r0, pt.r1, pt.base, b2i(pt.last))
+		if err := c.dispatchPart("matmul_id", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, pt, rowGroups(N)*S*T); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *compiler) lowerTopK(o *gpu.TopK) error {

@@ -1,0 +1,153 @@
+//go:build cgo || js
+
+package webgpu
+
+import (
+	"github.com/emberllm/ember/gpu"
+)
+
+// stepAttention is the run of ops a decode step's attention block makes:
+// optional per-head RMSNorms of q and k, the two in-place ropes, the
+// cache store and the attention itself.
+type stepAttention struct {
+	qn, kn *gpu.RMSNorm
+	rq, rk *gpu.Rope
+	st     *gpu.KVStore
+	at     *gpu.Attention
+	n      int // ops in the run
+}
+
+// stepBindings is how many storage buffers attention_step.wgsl binds.
+const stepBindings = 9
+
+// matchStepAttention finds the attention block starting at op, or nil.
+// Every tensor between the ops must be read by them alone: the fused
+// kernel keeps q and the new key in workgroup memory and never writes
+// them back.
+func (c *compiler) matchStepAttention(op gpu.Op) *stepAttention {
+	if c.g.Tokens != 1 || c.be.limits.MaxStorageBuffersPerShaderStage < stepBindings {
+		return nil
+	}
+	ops := append([]gpu.Op{op}, c.rest...)
+	var s stepAttention
+	i := 0
+	if n, ok := ops[0].(*gpu.RMSNorm); ok {
+		if len(ops) < 2 {
+			return nil
+		}
+		m, ok := ops[1].(*gpu.RMSNorm)
+		if !ok {
+			return nil
+		}
+		s.qn, s.kn, i = n, m, 2
+	}
+	if len(ops) < i+4 {
+		return nil
+	}
+	var ok bool
+	if s.rq, ok = ops[i].(*gpu.Rope); !ok {
+		return nil
+	}
+	if s.rk, ok = ops[i+1].(*gpu.Rope); !ok {
+		return nil
+	}
+	if s.st, ok = ops[i+2].(*gpu.KVStore); !ok {
+		return nil
+	}
+	if s.at, ok = ops[i+3].(*gpu.Attention); !ok {
+		return nil
+	}
+	s.n = i + 4
+	rq, rk, st, at := s.rq, s.rk, s.st, s.at
+	// The ropes rotate q and k in place with one set of angles.
+	a, b := *rq, *rk
+	a.In, a.Out, b.In, b.Out = nil, nil, nil, nil
+	if rq.In != rq.Out || rk.In != rk.Out || a != b {
+		return nil
+	}
+	if st.V == nil || st.CacheV == nil || at.VFromK || at.Q != rq.Out || at.CacheK != st.CacheK || at.CacheV != st.CacheV {
+		return nil
+	}
+	if st.K.Root() != rk.Out.Root() || !st.K.Contiguous() || !rk.Out.Contiguous() || st.K.Elements() != rk.Out.Elements() {
+		return nil
+	}
+	DK, H, HKV, DV := rq.In.Shape[0], rq.In.Shape[1], at.HKV, at.DV
+	if rk.In.Shape != gpu.Shape4(DK, HKV, 1) || rq.In.Shape != gpu.Shape4(DK, H, 1) || st.V.Shape != gpu.Shape4(DV*HKV, 1) {
+		return nil
+	}
+	if DK > 640 || DV > 640 || HKV <= 0 || H%HKV != 0 || (at.CacheK.Type == tF16 && (DK%2 != 0 || DV%2 != 0)) {
+		return nil
+	}
+	if s.qn != nil {
+		qn, kn := s.qn, s.kn
+		if qn.Out != rq.In || kn.Out != rk.In || qn.Weight == nil || kn.Weight == nil ||
+			qn.In.Shape != qn.Out.Shape || kn.In.Shape != kn.Out.Shape ||
+			qn.Weight.Elements() != DK || kn.Weight.Elements() != DK ||
+			qn.In.Type != tF32 || kn.In.Type != tF32 || qn.Weight.Type != tF32 || kn.Weight.Type != tF32 {
+			return nil
+		}
+	}
+	for _, t := range []*gpu.Tensor{rq.Out, rk.Out} {
+		if t.Kind != gpu.Activation && t.Kind != gpu.View || c.readAfter(t, s.n) {
+			return nil
+		}
+	}
+	return &s
+}
+
+// readAfter reports whether an op after the next skip ops reads t's
+// memory.
+func (c *compiler) readAfter(t *gpu.Tensor, skip int) bool {
+	if r := t.Root(); r.Kind == gpu.External {
+		return true
+	}
+	for _, op := range c.rest[skip-1:] {
+		for _, in := range op.Inputs() {
+			if in.Root() == t.Root() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerStepAttention lowers a matched attention block into one
+// attention_step dispatch after checking each op as its own lowering
+// would.
+func (c *compiler) lowerStepAttention(s *stepAttention) error {
+	at, rq, st := s.at, s.rq, s.st
+	if err := c.checkAttention(at); err != nil {
+		return err
+	}
+	if err := c.checkRope(rq); err != nil {
+		return err
+	}
+	c.p.needCtx(at.CacheK.Shape[1])
+	q, k := rq.In, s.rk.In
+	nq, nk, eq, ek, has := q, q, float32(0), float32(0), 0
+	if s.qn != nil {
+		q, k = s.qn.In, s.kn.In
+		nq, nk, eq, ek, has = s.qn.Weight, s.kn.Weight, s.qn.Eps, s.kn.Eps, 1
+	}
+	ff := q
+	if rq.FreqFactors != nil {
+		ff = rq.FreqFactors
+	}
+	ls, err := locsOf(q, at.Out, k, st.V, nq, nk)
+	if err != nil {
+		return err
+	}
+	DK, H := rq.In.Shape[0], rq.In.Shape[1]
+	var p params
+	c.attentionWords(&p, at, DK, H, 1)
+	p.loc(ls[0])
+	p.loc(ls[1])
+	c.ropeWords(&p, rq)
+	p.u(has)
+	p.f(eq, ek)
+	for _, l := range ls[2:] {
+		p.loc(l)
+	}
+	c.fused = s.n - 1
+	return c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, at.Out, k, st.V, ff, nq, nk}, H)
+}
