@@ -22,7 +22,8 @@ type Backend struct {
 	limits    wgpu.Limits
 	f16       bool
 	subgroups bool
-	pipelines map[string]*wgpu.ComputePipeline
+	pipelines map[string]*pipeline
+	sources   map[string]*kernelSource
 	// maxBinding is Options.MaxBinding.
 	maxBinding uint64
 	closed     bool
@@ -98,7 +99,7 @@ func (b *Backend) Close() error {
 	}
 	b.closed = true
 	for _, p := range b.pipelines {
-		p.Release()
+		p.pipe.Release()
 	}
 	b.releaseDevice()
 	return nil

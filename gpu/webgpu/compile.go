@@ -6,12 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
-	"github.com/emberllm/ember/wgsl"
 )
 
 const (
@@ -243,28 +243,10 @@ func (p *params) loc(l loc) {
 	*p = append(*p, l.off, l.stride[0], l.stride[1], l.stride[2], l.stride[3])
 }
 
-// pipeline compiles (once per backend) the kernel file name built for the
-// weight decoder decode.
-func (c *compiler) pipeline(name, decode string) (*wgpu.ComputePipeline, error) {
-	key := name + "/" + decode
-	if p := c.be.pipelines[key]; p != nil {
-		return p, nil
-	}
-	src, err := wgsl.Source(name, decode, c.be.subgroups)
-	if err != nil {
-		return nil, err
-	}
-	pipe, err := c.be.newPipeline(key, src)
-	if err != nil {
-		return nil, fmt.Errorf("kernel %s: %w", key, err)
-	}
-	c.be.pipelines[key] = pipe
-	return pipe, nil
-}
-
 // dispatch adds a kernel: its parameter block at binding 0, the step's
 // position at binding 1 when step is set, the tensors' buffers from binding
-// 2 on, and groups workgroups (spread over x and y past 65535).
+// 2 on (a buffer shared by tensors bound once: bind.go), and groups
+// workgroups (spread over x and y past 65535).
 func (c *compiler) dispatch(name, decode string, prm params, step bool, tensors []*gpu.Tensor, groups int) error {
 	return c.dispatchPart(name, decode, prm, step, tensors, part{}, groups)
 }
@@ -278,7 +260,7 @@ func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tens
 	if groups < 1 {
 		return nil
 	}
-	pipe, err := c.pipeline(name, decode)
+	ks, err := c.source(name, decode)
 	if err != nil {
 		return err
 	}
@@ -294,10 +276,7 @@ func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tens
 	if err := c.be.queue.TryWriteBuffer(ub, 0, raw); err != nil {
 		return err
 	}
-	entries := []wgpu.BindGroupEntry{{Binding: 0, Buffer: ub, Size: wgpu.WholeSize}}
-	if step {
-		entries = append(entries, wgpu.BindGroupEntry{Binding: 1, Buffer: c.p.step, Size: wgpu.WholeSize})
-	}
+	storage := make([]storageEntry, len(tensors))
 	for i, t := range tensors {
 		b, err := c.buffer(t)
 		if err != nil {
@@ -307,9 +286,27 @@ func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tens
 		if i == 0 && wp.size > 0 {
 			e.Offset, e.Size = wp.off, wp.size
 		}
-		entries = append(entries, e)
+		storage[i] = storageEntry{e, t}
 	}
-	layout := pipe.GetBindGroupLayout(0)
+	ms := bindOnce(ks, storage)
+	pipe, err := c.mergedPipeline(name, decode, ks, ms)
+	if err != nil {
+		return err
+	}
+	storage = slices.DeleteFunc(storage, func(e storageEntry) bool {
+		return slices.ContainsFunc(ms, func(m merge) bool { return m.from == e.Binding })
+	})
+	if err := checkAliasing(pipe, storage); err != nil {
+		return fmt.Errorf("kernel %s: %w", name, err)
+	}
+	entries := []wgpu.BindGroupEntry{{Binding: 0, Buffer: ub, Size: wgpu.WholeSize}}
+	if step {
+		entries = append(entries, wgpu.BindGroupEntry{Binding: 1, Buffer: c.p.step, Size: wgpu.WholeSize})
+	}
+	for _, e := range storage {
+		entries = append(entries, e.BindGroupEntry)
+	}
+	layout := pipe.pipe.GetBindGroupLayout(0)
 	defer layout.Release()
 	grp, err := c.be.dev.TryCreateBindGroup(&wgpu.BindGroupDescriptor{Label: name, Layout: layout, Entries: entries})
 	if err != nil {
@@ -320,7 +317,7 @@ func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tens
 	if gy > maxGroups {
 		return fmt.Errorf("kernel %s: %d workgroups is too many", name, groups)
 	}
-	c.p.kernels = append(c.p.kernels, &kernel{name: name, pipe: pipe, group: grp, grid: [3]uint32{uint32(gx), uint32(gy), 1}})
+	c.p.kernels = append(c.p.kernels, &kernel{name: name, pipe: pipe.pipe, group: grp, grid: [3]uint32{uint32(gx), uint32(gy), 1}})
 	return nil
 }
 
