@@ -1,0 +1,92 @@
+//go:build cgo && !js
+
+package webgpu_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/model"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/webgpu"
+)
+
+// BenchmarkDecodeStep times one decode step of the model at
+// $EMBER_BENCH_MODEL (skipped without it) as a whole and with classes of
+// kernels left out, so the difference is what that class costs inside the
+// step: its own time and the dispatch gaps it brings. The results are
+// wrong numbers, the timing is not: no kernel's work depends on values.
+// MB/s is the step's weight bytes over its time. Unlike `ember bench`, no
+// readback or sampling is timed: the gap between the two is the host's.
+func BenchmarkDecodeStep(b *testing.B) {
+	path := os.Getenv("EMBER_BENCH_MODEL")
+	if path == "" {
+		b.Skip("EMBER_BENCH_MODEL names no model")
+	}
+	be := openB(b)
+	defer be.Close()
+	r, err := gguf.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	m, err := model.Load(r, be)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const pos = 64
+	cache, err := m.NewCache(pos + 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := m.NewStep(cache, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	isMat := func(n string) bool { return n == "matmul" || n == "matmul_id" }
+	// The output head is the product of the most workgroups.
+	head := 0
+	webgpu.KeepKernels(st.Program, func(n string, g int) bool {
+		if isMat(n) {
+			head = max(head, g)
+		}
+		return false
+	})
+	for _, c := range []struct {
+		name string
+		keep func(n string, g int) bool
+	}{
+		{"all", func(string, int) bool { return true }},
+		{"products", func(n string, g int) bool { return isMat(n) }},
+		{"products-no-head", func(n string, g int) bool { return isMat(n) && g != head }},
+		{"head", func(n string, g int) bool { return isMat(n) && g == head }},
+		{"no-products", func(n string, g int) bool { return !isMat(n) }},
+		{"no-attention", func(n string, g int) bool { return n != "attention_step" && n != "attention" }},
+		{"no-quantize_act", func(n string, g int) bool { return n != "quantize_act" }},
+		{"no-rmsnorm", func(n string, g int) bool { return n != "rmsnorm_round" && n != "rmsnorm" }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p := webgpu.KeepKernels(st.Program, c.keep)
+			b.SetBytes(m.DecodeBytes())
+			for range 3 {
+				if err := p.Run(gpu.Params{Pos: pos}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := be.Sync(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if err := p.Run(gpu.Params{Pos: pos}); err != nil {
+					b.Fatal(err)
+				}
+				if err := be.Sync(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(p.Kernels()), "kernels")
+		})
+	}
+}

@@ -1,0 +1,20 @@
+//go:build cgo || js
+
+package webgpu
+
+import "github.com/emberllm/ember/gpu"
+
+// KeepKernels returns a program running only the kernels of p that keep
+// accepts, by kernel file name and workgroup count: the benchmarks time a
+// decode step with classes of kernels left out to see where its time goes.
+// The result shares p's buffers; release only p.
+func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Program {
+	q := *p.(*program)
+	q.kernels = nil
+	for _, k := range p.(*program).kernels {
+		if keep(k.name, int(k.grid[0]*k.grid[1]*k.grid[2])) {
+			q.kernels = append(q.kernels, k)
+		}
+	}
+	return &q
+}
