@@ -1,12 +1,20 @@
-// What the attention kernels share: the query head and a chunk of weights
-// in workgroup memory, scores against cached keys, and workgroup max and
-// sum over 64 threads. Call the reductions from uniform control flow.
+// What the attention kernels share: the query head in workgroup memory,
+// scores against cached keys, a chunk of weights, and max and sum over
+// the WG threads of the kernel's workgroup (a power of two). Call the
+// reductions from uniform control flow.
 const MAXD = 640u;
 const CHUNK = 1024u;
 const PER = 10u; // MAXD / 64 output values per thread
+// The score pass (attention_scores, attention_step) splits the cache into
+// SCH rows per workgroup, so long contexts spread over many workgroups;
+// SLANES threads share a row's dot product, neighbours reading
+// neighbouring words of the key.
+const SCH = 64u;
+const SLANES = 4u;
 var<workgroup> q: array<f32, 640>;
 var<workgroup> w: array<f32, 1024>;
-var<workgroup> red: array<f32, 64>;
+var<workgroup> red: array<f32, WG>;
+var<workgroup> part: array<f32, 256>; // SCH * SLANES
 
 fn score(j: u32, kbase: u32) -> f32 {
     var s = 0.0;
@@ -15,10 +23,22 @@ fn score(j: u32, kbase: u32) -> f32 {
     return s * pf(5u);
 }
 
+// kpart is lane's share of q · (the key starting at cache element row).
+fn kpart(row: u32, lane: u32) -> f32 {
+    let DK = pu(0u);
+    var s = 0.0;
+    for (var d = 2u * lane; d + 1u < DK; d += 2u * SLANES) {
+        let k = kload2(row + d);
+        s += q[d] * k.x + q[d + 1u] * k.y;
+    }
+    if (DK % 2u == 1u && lane == 0u) { s += q[DK - 1u] * kload(row + DK - 1u); }
+    return s;
+}
+
 fn reduce_max(li: u32, x: f32) -> f32 {
     red[li] = x;
     workgroupBarrier();
-    for (var s = 32u; s > 0u; s >>= 1u) {
+    for (var s = WG / 2u; s > 0u; s >>= 1u) {
         if (li < s) { red[li] = max(red[li], red[li + s]); }
         workgroupBarrier();
     }
@@ -30,7 +50,7 @@ fn reduce_max(li: u32, x: f32) -> f32 {
 fn reduce_sum(li: u32, x: f32) -> f32 {
     red[li] = x;
     workgroupBarrier();
-    for (var s = 32u; s > 0u; s >>= 1u) {
+    for (var s = WG / 2u; s > 0u; s >>= 1u) {
         if (li < s) { red[li] += red[li + s]; }
         workgroupBarrier();
     }

@@ -10,6 +10,7 @@
 //!use step
 //!decode
 //!use attend
+const WG = 64u;
 @group(0) @binding(2) var<storage, read_write> Q: array<f32>;
 @group(0) @binding(3) var<storage, read_write> K: array<u32>;
 @group(0) @binding(4) var<storage, read_write> V: array<u32>;

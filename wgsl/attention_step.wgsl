@@ -1,24 +1,28 @@
-// One decode token's attention with the work before it done in the same
-// dispatch: each query head normalises (Qwen3's per-head RMSNorm, when
-// set) and rotates itself and its KV head's new key, and the first query
-// head of each KV group writes that key and value into cache row pos. The
-// new row is read from workgroup memory, never from the cache another
-// workgroup is writing; cached rows and the arithmetic are those of
-// attention.wgsl, so results match the separate rmsnorm, rope, kv_store
-// and attention kernels. One workgroup per query head. Words 0..18 as in
-// attention.wgsl (T = 1), rope constants at 19 (rope_angle), 28 has norms,
-// 29 and 30 eps of q and k, new K at 31, new V at 36, q norm at 41, k norm
-// at 46.
+// One decode token's attention scores with the work before them done in
+// the same dispatch: each query head normalises (Qwen3's per-head RMSNorm,
+// when set) and rotates itself and its KV head's new key, the first query
+// head of each KV group writes that key and value into cache row pos, and
+// the scores are those of attention_scores.wgsl (workgroup (h, c) scores
+// rows c·SCH .. c·SCH+SCH-1 into SC; attention_values.wgsl does the rest).
+// A chunk's workgroup redoes the norms and ropes of its head rather than
+// wait for another's: they cost far less than a dispatch. The new row is
+// read from workgroup memory, never from the cache another workgroup is
+// writing, so results match the separate rmsnorm, rope, kv_store and
+// attention kernels. Words 0..8 and Q at 9 as in attention.wgsl, 14 S
+// (chunks per score row), rope constants at 19 (rope_angle), 28 has
+// norms, 29 and 30 eps of q and k, new K at 31, new V at 36, q norm at
+// 41, k norm at 46.
 //!use common
 //!use expf
 //!use step
 //!decode
 //!use attend
 //!use rope_angle
+const WG = 64u;
 @group(0) @binding(2) var<storage, read_write> Q: array<f32>;
 @group(0) @binding(3) var<storage, read_write> K: array<u32>;
 @group(0) @binding(4) var<storage, read_write> V: array<u32>;
-@group(0) @binding(5) var<storage, read_write> O: array<f32>;
+@group(0) @binding(5) var<storage, read_write> SC: array<f32>;
 @group(0) @binding(6) var<storage, read_write> KN: array<f32>;
 @group(0) @binding(7) var<storage, read_write> VN: array<f32>;
 @group(0) @binding(8) var<storage, read_write> FF: array<f32>;
@@ -26,7 +30,6 @@
 @group(0) @binding(10) var<storage, read_write> NK: array<f32>;
 
 var<workgroup> kn: array<f32, 640>;
-var<workgroup> vn: array<f32, 640>;
 
 // The RMSNorm factors of the query head and the new key head.
 fn rms_q(li: u32, DK: u32) -> f32 {
@@ -48,18 +51,21 @@ fn cached(x: f32) -> f32 {
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let h = group_index(wid, nwg);
+    let g = group_index(wid, nwg);
+    let NS = pu(14u);
+    let c = g % NS;
+    let h = g / NS;
     let H = pu(2u);
+    let pos = S.pos;
+    if (h >= H || c * SCH > pos) { return; }
     let group = H / pu(4u);
     let kvh = h / group;
     let DK = pu(0u);
     let DV = pu(1u);
-    let pos = S.pos;
     for (var d = li; d < DK; d += 64u) {
         q[d] = Q[at(9u, d, h, 0u, 0u)];
         kn[d] = KN[at(31u, d, kvh, 0u, 0u)];
     }
-    for (var d = li; d < DV; d += 64u) { vn[d] = cached(VN[at(36u, kvh * DV + d, 0u, 0u, 0u)]); }
     workgroupBarrier();
     if (pu(28u) != 0u) {
         let sq = rms_q(li, DK);
@@ -89,56 +95,36 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     workgroupBarrier();
     let kbase = kvh * DK;
-    let vbase = kvh * pu(8u);
-    if (h % group == 0u) {
+    if (h % group == 0u && c == 0u) {
         let krow = pos * pu(6u) + kbase;
-        let vrow = pos * pu(7u) + vbase;
+        let vrow = pos * pu(7u) + kvh * pu(8u);
+        let vn = at(36u, kvh * DV, 0u, 0u, 0u);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack2x16float(vec2<f32>(kn[d], kn[d + 1u])); }
-            for (var d = 2u * li; d < DV; d += 128u) { V[(vrow + d) / 2u] = pack2x16float(vec2<f32>(vn[d], vn[d + 1u])); }
+            for (var d = 2u * li; d < DV; d += 128u) {
+                V[(vrow + d) / 2u] = pack2x16float(vec2<f32>(VN[vn + d * pu(37u)], VN[vn + (d + 1u) * pu(37u)]));
+            }
         } else {
             for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }
-            for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(vn[d]); }
+            for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(37u)]); }
         }
     }
-    // The new row is j = pos, thread pos % 64's in attention.wgsl's loops.
-    var snew = 0.0;
-    for (var d = 0u; d < DK; d++) { snew += q[d] * kn[d]; }
-    snew *= pf(5u);
-    let mine = li == pos % 64u;
-    var m = -3.4e38;
-    for (var j = li; j < pos; j += 64u) { m = max(m, score(j, kbase)); }
-    if (mine) { m = max(m, snew); }
-    m = reduce_max(li, m);
-    var l = 0.0;
-    for (var j = li; j < pos; j += 64u) { l += expf(score(j, kbase) - m); }
-    if (mine) { l += expf(snew - m); }
-    let inv = 1.0 / reduce_sum(li, l);
-    var acc: array<f32, 10>;
-    for (var r = 0u; r < PER; r++) { acc[r] = 0.0; }
-    let n = pos + 1u;
-    for (var c0 = 0u; c0 < n; c0 += CHUNK) {
-        let cn = min(CHUNK, n - c0);
-        for (var j = li; j < cn; j += 64u) {
-            var s = snew;
-            if (c0 + j != pos) { s = score(c0 + j, kbase); }
-            w[j] = cached(expf(s - m) * inv);
+    let lane = li % SLANES;
+    for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
+        let j = c * SCH + r;
+        var s = 0.0;
+        if (j < pos) {
+            s = kpart(j * pu(6u) + kbase, lane);
+        } else if (j == pos) {
+            for (var d = lane; d < DK; d += SLANES) { s += q[d] * kn[d]; }
         }
-        workgroupBarrier();
-        let cached_rows = min(cn, pos - c0);
-        for (var r = 0u; r < PER; r++) {
-            let d = li + 64u * r;
-            if (d < DV) {
-                var s = acc[r];
-                for (var j = 0u; j < cached_rows; j++) { s += w[j] * vload((c0 + j) * pu(7u) + vbase + d); }
-                if (cached_rows < cn) { s += w[cached_rows] * vn[d]; }
-                acc[r] = s;
-            }
-        }
-        workgroupBarrier();
+        part[r * SLANES + lane] = s;
     }
-    for (var r = 0u; r < PER; r++) {
-        let d = li + 64u * r;
-        if (d < DV) { O[at(14u, d, h, 0u, 0u)] = acc[r]; }
+    workgroupBarrier();
+    let j = c * SCH + li;
+    if (li < SCH && j <= pos) {
+        var s = 0.0;
+        for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
+        SC[h * NS * SCH + j] = s * pf(5u);
     }
 }

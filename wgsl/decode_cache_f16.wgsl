@@ -7,4 +7,13 @@ fn vload(i: u32) -> f32 {
     let w = V[i >> 1u];
     return unpack2x16float(select(w & 0xffffu, w >> 16u, (i & 1u) == 1u)).x;
 }
+// kload2 and vload2 are elements i and i+1: one word where i is even.
+fn kload2(i: u32) -> vec2<f32> {
+    if ((i & 1u) == 0u) { return unpack2x16float(K[i >> 1u]); }
+    return vec2<f32>(kload(i), kload(i + 1u));
+}
+fn vload2(i: u32) -> vec2<f32> {
+    if ((i & 1u) == 0u) { return unpack2x16float(V[i >> 1u]); }
+    return vec2<f32>(vload(i), vload(i + 1u));
+}
 const HALF_CACHE = true;

@@ -48,6 +48,8 @@ type compiler struct {
 	// does the first few of them (a fused epilogue) sets fused to how many.
 	rest  []gpu.Op
 	fused int
+	// scratch is the attention scores' memory, one for every layer.
+	scratch *gpu.Tensor
 }
 
 type roundKey struct {

@@ -4,6 +4,7 @@ package webgpu_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -62,7 +63,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 		{"products-no-head", func(n string, g int) bool { return isMat(n) && g != head }},
 		{"head", func(n string, g int) bool { return isMat(n) && g == head }},
 		{"no-products", func(n string, g int) bool { return !isMat(n) }},
-		{"no-attention", func(n string, g int) bool { return n != "attention_step" && n != "attention" }},
+		{"no-attention", func(n string, g int) bool { return !strings.HasPrefix(n, "attention") }},
 		{"no-quantize_act", func(n string, g int) bool { return n != "quantize_act" }},
 		{"no-rmsnorm", func(n string, g int) bool { return n != "rmsnorm_round" && n != "rmsnorm" }},
 	} {

@@ -478,12 +478,65 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	var p params
 	c.attentionWords(&p, o, DK, H, T)
 	p.loc(ls[0])
-	p.loc(ls[1])
 	cv := o.CacheV
 	if o.VFromK {
 		cv = o.CacheK
 	}
-	return c.dispatch("attention", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, H*T)
+	// Prefill keeps one workgroup per head and token: its many tokens fill
+	// the GPU already, and a second pass measured slower there.
+	chunks := scoreChunks(o)
+	var sc *gpu.Tensor
+	if T == 1 {
+		sc = c.scores(chunks, H, T)
+	}
+	if sc == nil {
+		p.loc(ls[1])
+		return c.dispatch("attention", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, H*T)
+	}
+	p.u(chunks)
+	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*chunks); err != nil {
+		return err
+	}
+	return c.attentionValues(o, sc, chunks, ls[1])
+}
+
+// scoreRows is SCH of attend.wgsl: the cache rows one workgroup of the
+// scores pass takes.
+const scoreRows = 64
+
+// scoreChunks is how many workgroups of the scores pass split a cache.
+func scoreChunks(o *gpu.Attention) int { return (o.CacheK.Shape[1] + scoreRows - 1) / scoreRows }
+
+// scores returns the scratch rows the scores pass writes for H heads of T
+// tokens, shared by every layer of the graph, or nil where they would be
+// too large: attention.wgsl then takes the whole softmax in one workgroup
+// per head.
+func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
+	n := chunks * scoreRows * H * T
+	if uint64(4*n) > min(c.be.limits.MaxStorageBufferBindingSize, 64<<20) {
+		return nil
+	}
+	if c.scratch == nil || c.scratch.Elements() < n {
+		c.scratch = &gpu.Tensor{Name: c.g.Name + ".scores", Type: tF32, Shape: gpu.Shape4(n), Kind: gpu.Activation}
+	}
+	return c.scratch
+}
+
+// attentionValues dispatches the softmax and the value sums of an
+// attention whose scores pass wrote sc.
+func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int, out loc) error {
+	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
+	var p params
+	c.attentionWords(&p, o, DK, H, T)
+	p.loc(loc{})
+	p.loc(out)
+	p.u(chunks)
+	cv := o.CacheV
+	if o.VFromK {
+		cv = o.CacheK
+	}
+	const slice = 32 // SLICE of attention_values.wgsl
+	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out}, H*T*((o.DV+slice-1)/slice))
 }
 
 func (c *compiler) checkAttention(o *gpu.Attention) error {

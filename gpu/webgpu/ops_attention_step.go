@@ -3,6 +3,8 @@
 package webgpu
 
 import (
+	"fmt"
+
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -138,10 +140,15 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 		return err
 	}
 	DK, H := rq.In.Shape[0], rq.In.Shape[1]
+	chunks := scoreChunks(at)
+	sc := c.scores(chunks, H, 1)
+	if sc == nil {
+		return fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
+	}
 	var p params
 	c.attentionWords(&p, at, DK, H, 1)
 	p.loc(ls[0])
-	p.loc(ls[1])
+	p.u(chunks, 0, 0, 0, 0)
 	c.ropeWords(&p, rq)
 	p.u(has)
 	p.f(eq, ek)
@@ -149,5 +156,8 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 		p.loc(l)
 	}
 	c.fused = s.n - 1
-	return c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, at.Out, k, st.V, ff, nq, nk}, H)
+	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ff, nq, nk}, H*chunks); err != nil {
+		return err
+	}
+	return c.attentionValues(at, sc, chunks, ls[1])
 }

@@ -1,0 +1,52 @@
+// The scores pass of decode attention (flash-decoding's split): workgroup
+// (h, t, c) forms the scaled scores q·k of query head h, token t against
+// cache rows c·SCH .. c·SCH+SCH-1 (those up to pos+t), SLANES threads to a
+// row, and writes them to SC, whose rows of S·SCH scores attention_values
+// turns into weights. Splitting the rows rather than giving a head one
+// workgroup keeps the GPU busy at long contexts. Words 0..8 and Q at 9 as
+// in attention.wgsl, 14 S (chunks per score row).
+//!use common
+//!use step
+//!decode
+//!use attend
+const WG = 64u;
+@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(3) var<storage, read_write> K: array<u32>;
+@group(0) @binding(4) var<storage, read_write> SC: array<f32>;
+// Declared for the cache decoder's value reads; never bound.
+@group(0) @binding(5) var<storage, read_write> V: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let g = group_index(wid, nwg);
+    let H = pu(2u);
+    let NS = pu(14u);
+    let c = g % NS;
+    let ht = g / NS;
+    let h = ht % H;
+    let t = ht / H;
+    let n = S.pos + t + 1u;
+    if (t >= pu(3u) || c * SCH >= n) { return; }
+    let kvh = h / (H / pu(4u));
+    let DK = pu(0u);
+    for (var d = li; d < DK; d += WG) {
+        var x = Q[at(9u, d, h, t, 0u)];
+        if (HALF_CACHE) { x = half(x); }
+        q[d] = x;
+    }
+    workgroupBarrier();
+    let lane = li % SLANES;
+    for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
+        let j = c * SCH + r;
+        var s = 0.0;
+        if (j < n) { s = kpart(j * pu(6u) + kvh * DK, lane); }
+        part[r * SLANES + lane] = s;
+    }
+    workgroupBarrier();
+    let j = c * SCH + li;
+    if (li < SCH && j < n) {
+        var s = 0.0;
+        for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
+        SC[ht * NS * SCH + j] = s * pf(5u);
+    }
+}
