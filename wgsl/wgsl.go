@@ -6,7 +6,8 @@
 // build of a kernel: `//!decode` (decode_TYPE, the element decoder of a
 // weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec) and
 // `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
-// else reduce_shared).
+// else reduce_shared). A line `//!twin A B` gives the kernel copies of the
+// functions reading array A that read array B instead (Twin).
 package wgsl
 
 import (
@@ -23,6 +24,7 @@ var files embed.FS
 // none), subgroups whether the device runs subgroup operations.
 func Source(name, decode string, subgroups bool) (string, error) {
 	seen := map[string]bool{}
+	var twins [][]string
 	var b strings.Builder
 	var add func(n string) error
 	add = func(n string) error {
@@ -47,6 +49,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!")) + "_" + decode); err != nil {
 					return err
 				}
+			case strings.HasPrefix(line, "//!twin "):
+				f := strings.Fields(strings.TrimPrefix(line, "//!twin "))
+				if len(f) != 2 {
+					return fmt.Errorf("wgsl: %s.wgsl: %q names two arrays", n, line)
+				}
+				twins = append(twins, f)
 			case strings.HasPrefix(line, "//!reduce"):
 				r := "reduce_shared"
 				if subgroups {
@@ -64,5 +72,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 	if err := add(name); err != nil {
 		return "", err
 	}
-	return b.String(), nil
+	src := b.String()
+	for _, t := range twins {
+		var err error
+		if src, err = Twin(src, t[0], t[1]); err != nil {
+			return "", fmt.Errorf("%s.wgsl: %w", name, err)
+		}
+	}
+	return src, nil
 }

@@ -15,8 +15,10 @@
 //
 // A dispatch costs several microseconds on the device whatever it does, so
 // the compiler folds a few ops into their neighbours' kernels: an RMSNorm
-// also writes the rounded copy the products after it read, and a product
-// also does the residual Add or the SwiGLU right after it.
+// also writes the rounded copy the products after it read, a product also
+// does the residual Add or the SwiGLU right after it, and the gate and up
+// products of weights of one type and shape are one dispatch with their
+// SwiGLU.
 package webgpu
 
 // Options configure the backend.

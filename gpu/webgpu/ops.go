@@ -190,6 +190,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if len(parts) > 1 && B > 1 {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
 	}
+	if gate, up, sw := c.gateUpPair(o, in, B, len(parts)); sw != nil {
+		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
+	}
 	kind, other, out := c.epilogue(o, in)
 	lx, err := locsOf(other, out)
 	if err != nil {
@@ -219,6 +222,73 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		}
 	}
 	return nil
+}
+
+// gateUpPair matches the product o followed by a second product of the
+// same input and of weights of o's type and shape, then the SwiGLU of
+// both: the feed-forward's gate and up, which matmul_gate_up computes in
+// one dispatch. It returns the gate and up products and the SwiGLU, or nil
+// for none. in is the products' (rounded) input; B and parts, o's batch
+// and the bindings its weights need: weights bound whole, unbatched.
+func (c *compiler) gateUpPair(o *gpu.MatMul, in *gpu.Tensor, B, parts int) (*gpu.MatMul, *gpu.MatMul, *gpu.SwiGLU) {
+	if len(c.rest) < 2 || B != 1 || parts != 1 {
+		return nil, nil, nil
+	}
+	m, ok := c.rest[0].(*gpu.MatMul)
+	sw, ok2 := c.rest[1].(*gpu.SwiGLU)
+	if !ok || !ok2 || m.In != o.In || m.W.Type != o.W.Type || m.W.Shape != o.W.Shape || !m.W.Contiguous() {
+		return nil, nil, nil
+	}
+	gate, up := o, m
+	if sw.Gate == m.Out && sw.Up == o.Out {
+		gate, up = m, o
+	}
+	if sw.Gate != gate.Out || sw.Up != up.Out || sw.Out == nil {
+		return nil, nil, nil
+	}
+	// Each output is written by its own binding while the weights and the
+	// input are read: none may share memory with those, nor with another
+	// output, and the second product must not overwrite the first's input.
+	read := []*gpu.Tensor{o.W, m.W, o.In, in}
+	outs := []*gpu.Tensor{o.Out, m.Out, sw.Out}
+	for i, t := range outs {
+		if t.Type != tF32 || t.Shape != o.Out.Shape {
+			return nil, nil, nil
+		}
+		if _, err := locOf(t); err != nil {
+			return nil, nil, nil
+		}
+		for _, u := range append(read, outs[:i]...) {
+			if t.Root() == u.Root() {
+				return nil, nil, nil
+			}
+		}
+	}
+	return gate, up, sw
+}
+
+// lowerGateUp adds the matmul_gate_up dispatch of a gateUpPair; the rest
+// are lowerMatMul's findings for either product.
+func (c *compiler) lowerGateUp(gate, up *gpu.MatMul, sw *gpu.SwiGLU, in *gpu.Tensor, li loc, dec string, K, N, T, rb int, swapT bool) error {
+	ls, err := locsOf(gate.Out, up.Out, sw.Out)
+	if err != nil {
+		return err
+	}
+	if swapT {
+		for i := range ls {
+			ls[i].stride[2], ls[i].stride[1] = ls[i].stride[1], 0
+		}
+	}
+	var p params
+	p.u(K, N, 1, T, rb)
+	p.loc(li)
+	p.loc(ls[0])
+	p.u(0)
+	p.loc(ls[1])
+	p.loc(ls[2])
+	p.u(0, 0)
+	c.fused = 2
+	return c.dispatch("matmul_gate_up", dec, p, false, []*gpu.Tensor{gate.W, in, gate.Out, up.Out, sw.Out, up.W}, rowGroups(N)*T)
 }
 
 // Epilogues of matmul.wgsl: what it also writes from a product P besides
