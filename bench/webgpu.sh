@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # ember's WebGPU backend on a GPU: prefill and decode tok/s, ms per token,
-# kernels per token and per layer, and the fraction of the device's memory
-# bandwidth the decode reaches (weight bytes per token x tok/s over the
-# bandwidth of a large buffer copy, measured in the same run).
+# kernels per token (also divided by the layer count, which counts the few
+# kernels outside the layers too: embedding, final norm, output, sampling),
+# and the fraction of the device's memory bandwidth the decode reaches
+# (weight bytes per token x tok/s over the bandwidth of a large buffer
+# copy, measured in the same run).
 #
 #   bench/webgpu.sh                         # build, run the issue's models, print a table
 #   EMBER=.devbin/ember RESULTS=/tmp/r.jsonl bench/webgpu.sh
@@ -19,7 +21,7 @@ table() {
   python3 - "$1" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print("| model | type | pp tok/s | tg tok/s | ms/token | kernels/token | kernels/layer | weight MB/token | GB/s | copy GB/s | fraction of bandwidth |")
+print("| model | type | pp tok/s | tg tok/s | ms/token | kernels/token | kernels/token ÷ layers | weight MB/token | GB/s | copy GB/s | fraction of bandwidth |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     gbs = r["weight_bytes_per_token"] * r["decode_mean"] / 1e9

@@ -72,8 +72,10 @@ func runBench(args []string) error {
 		}
 		greedy := sample.DefaultOptions()
 		greedy.Temperature = 0
-		// A one-token run first compiles the graphs outside the timing.
-		if _, err := s.GenerateTokens(context.Background(), prompt[:1], engine.Request{Sample: greedy, MaxTokens: 2, IgnoreEOS: true}, false, nil); err != nil {
+		// A first run over the whole prompt compiles the prefill and decode
+		// graphs outside the timing (a one-token run left the prefill
+		// graphs' compilation in the first repetition).
+		if _, err := s.GenerateTokens(context.Background(), prompt, engine.Request{Sample: greedy, MaxTokens: 2, IgnoreEOS: true}, false, nil); err != nil {
 			return err
 		}
 		s.Reset()
