@@ -26,6 +26,10 @@ type buffer struct {
 	// stage is the mapped-read buffer of a small buffer, kept across reads:
 	// decoding reads the chosen token every step.
 	stage *wgpu.Buffer
+	// staged says the last run writing this buffer also copied it into
+	// stage in the same submission, so a read only maps stage: a decode
+	// step is then one submission, the readback included.
+	staged bool
 }
 
 // padded is the device size of a tensor of n bytes: WebGPU sizes and copies
@@ -96,6 +100,7 @@ func (b *buffer) Write(off int, src []byte) error {
 	if b.shadow != nil {
 		copy(b.shadow[off:], src)
 	}
+	b.staged = false
 	if len(src)%4 != 0 {
 		src = append(append([]byte(nil), src...), make([]byte, 4-len(src)%4)...)
 	}
@@ -117,6 +122,15 @@ func (b *buffer) Read(off int, dst []byte) error {
 	lo := off &^ 3
 	hi := (off + len(dst) + 3) &^ 3
 	be := b.be
+	if b.staged {
+		// The run that wrote it left the whole buffer in stage.
+		lo, hi = 0, (b.size+3)&^3
+		if err := be.mapRead(b.stage, uint64(hi)); err != nil {
+			return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+		}
+		copy(dst, b.stage.GetMappedRange(0, uint(hi))[off:])
+		return b.stage.TryUnmap()
+	}
 	stage, err := b.staging(hi - lo)
 	if err != nil {
 		return fmt.Errorf("webgpu: read %s: %w", b.name, err)

@@ -98,7 +98,38 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		}
 		i += c.fused
 	}
+	if err := c.planResults(); err != nil {
+		p.release()
+		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
+	}
 	return p, nil
+}
+
+// planResults sorts the host buffers the graph writes: the small ones
+// that are not caches get their staging buffer now and are copied into
+// it by every run, so reading them back needs no submission of its own.
+func (c *compiler) planResults() error {
+	seen := map[*buffer]bool{}
+	for _, op := range c.g.Ops {
+		_, store := op.(*gpu.KVStore)
+		for _, t := range op.Outputs() {
+			r := t.Root()
+			b, ok := r.Buf.(*buffer)
+			if r.Kind != gpu.External || !ok || seen[b] {
+				continue
+			}
+			seen[b] = true
+			if store || (b.size+3)&^3 > stageMax {
+				c.p.others = append(c.p.others, b)
+				continue
+			}
+			if _, err := b.staging((b.size + 3) &^ 3); err != nil {
+				return err
+			}
+			c.p.results = append(c.p.results, b)
+		}
+	}
+	return nil
 }
 
 func (c *compiler) dropRounded(op gpu.Op) {

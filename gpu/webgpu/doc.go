@@ -5,7 +5,10 @@
 // WGSL from the top-level wgsl folder. A graph is compiled once into
 // pipelines, bind groups and buffers; a step is one command encoder, one
 // compute pass and one submission, with the position written into a small
-// uniform buffer beforehand.
+// uniform buffer beforehand; the submission ends by copying the small
+// results the graph writes (the chosen token, top-k candidates, logits)
+// into their mapped-read staging buffers, so reading one back needs no
+// submission of its own.
 //
 // Activations and caches are f32/f16 storage buffers addressed through
 // element offsets and strides passed as uniforms, so views of any offset

@@ -24,6 +24,11 @@ type program struct {
 	maxPos  int
 	// checks validate ids the host wrote before each run.
 	checks []func() error
+	// results are the small host buffers the graph writes (the chosen
+	// token, top-k candidates, logits), copied into their staging buffers
+	// at the end of every run; others are the host buffers it writes
+	// without that copy (KV caches), whose staged copies go stale.
+	results, others []*buffer
 }
 
 var _ gpu.Program = (*program)(nil)
@@ -69,12 +74,23 @@ func (p *program) Run(params gpu.Params) error {
 		return fmt.Errorf("webgpu: %s: %w", p.name, err)
 	}
 	pass.Release()
+	for _, r := range p.results {
+		if err := enc.TryCopyBufferToBuffer(r.buf, 0, r.stage, 0, uint64((r.size+3)&^3)); err != nil {
+			return fmt.Errorf("webgpu: %s: %w", p.name, err)
+		}
+	}
 	cmd, err := enc.TryFinish(nil)
 	if err != nil {
 		return fmt.Errorf("webgpu: %s: %w", p.name, err)
 	}
 	defer cmd.Release()
 	q.Submit(cmd)
+	for _, r := range p.results {
+		r.staged = true
+	}
+	for _, o := range p.others {
+		o.staged = false
+	}
 	return nil
 }
 
