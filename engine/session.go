@@ -251,6 +251,11 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 	st.PromptTokens = len(ids)
 	start := time.Now()
 	kept, err := s.eval(ctx, ids)
+	if err == nil {
+		// A device backend returns once the prompt's work is submitted;
+		// prefill ends when it is done.
+		err = s.e.Backend.Sync()
+	}
 	st.ReusedTokens = kept
 	st.Prefill = time.Since(start)
 	if err != nil {
