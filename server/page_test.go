@@ -3,28 +3,15 @@ package server
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromium finds the browser the page test drives, or skips.
-func chromium(t *testing.T) string {
-	for _, p := range []string{os.Getenv("EMBER_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
-		if p == "" {
-			continue
-		}
-		if _, err := exec.LookPath(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium (make deps installs it; EMBER_CHROMIUM names another)")
-	return ""
-}
+	"github.com/emberllm/ember/internal/chromium"
+)
 
 // The chat page in headless Chromium: it connects, streams an answer with
 // its reasoning shown apart, reports tok/s, and Stop cancels a long
@@ -33,7 +20,7 @@ func TestServeChatPage(t *testing.T) {
 	_, thinking := tinyModels(t)
 	ts := startServer(t, Config{Parallel: 2, APIKey: "page-key"}, thinking)
 	profile := t.TempDir()
-	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.ExecPath(chromium(t)),
+	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.ExecPath(chromium.Require(t)),
 		chromedp.Flag("headless", "new"), chromedp.NoSandbox, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1000, 760))

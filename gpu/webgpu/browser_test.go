@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/emberllm/ember/internal/chromium"
 )
 
 // The backend in a browser: cmd/wasm and this package's own tests, built for
@@ -46,20 +48,6 @@ async function start(url) {
 }
 </script>`
 
-// chromium finds the browser, or skips: CI installs it (make deps).
-func chromium(t *testing.T) string {
-	for _, p := range []string{os.Getenv("EMBER_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if p == "" {
-			continue
-		}
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	t.Skip("no Chromium for the browser WebGPU test (make deps installs it; EMBER_CHROMIUM names another)")
-	return ""
-}
-
 // goTool runs the go command for js/wasm in dir.
 func goTool(t *testing.T, dir string, args ...string) string {
 	t.Helper()
@@ -74,7 +62,7 @@ func goTool(t *testing.T, dir string, args ...string) string {
 }
 
 func TestBrowser(t *testing.T) {
-	chrome := chromium(t)
+	chrome := chromium.Require(t)
 	if testing.Short() {
 		t.Skip("builds two wasm binaries and runs them in Chromium")
 	}
