@@ -8,17 +8,6 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
-// checkCache validates a KV cache operand {width, Ctx}.
-func checkCache(t *gpu.Tensor, what string, width int) error {
-	if err := wantType(t, what, tF32, tF16); err != nil {
-		return err
-	}
-	if t.Shape[0] != width || t.Shape[2] != 1 || t.Shape[3] != 1 {
-		return fmt.Errorf("%s %s has shape %v, want {%d, Ctx}", what, t.Name, t.Shape, width)
-	}
-	return wantDense(t, what)
-}
-
 func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 	T := c.g.Tokens
 	type pair struct{ src, dst *gpu.Tensor }
@@ -34,18 +23,12 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 		if err := wantType(p.src, name, tF32); err != nil {
 			return err
 		}
-		if err := need(p.dst, "Cache"+name); err != nil {
-			return err
-		}
 		d := p.src.Shape[0]
 		if p.src.Shape != gpu.Shape4(d, T) {
 			return fmt.Errorf("%s %s has shape %v, want {D, %d} (the graph's tokens; fold heads into D)", name, p.src.Name, p.src.Shape, T)
 		}
-		if err := checkCache(p.dst, "Cache"+name, d); err != nil {
+		if err := gpu.CheckCache(p.dst, "Cache"+name, d, T); err != nil {
 			return err
-		}
-		if p.dst.Shape[1] < T {
-			return fmt.Errorf("Cache%s %s holds %d positions, fewer than the graph's %d tokens", name, p.dst.Name, p.dst.Shape[1], T)
 		}
 		c.p.needCtx(p.dst.Shape[1])
 	}
@@ -74,51 +57,11 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 }
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
-	if err := wantType(o.Q, "Q", tF32); err != nil {
-		return err
-	}
-	if err := wantType(o.Out, "Out", tF32); err != nil {
+	if err := gpu.CheckAttention(o, c.g.Tokens); err != nil {
 		return err
 	}
 	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
-	if T != c.g.Tokens || o.Q.Shape[3] != 1 {
-		return fmt.Errorf("Q %s has shape %v, want {DK, H, %d} (the graph's tokens)", o.Q.Name, o.Q.Shape, c.g.Tokens)
-	}
-	HKV, DV := o.HKV, o.DV
-	if HKV <= 0 || H%HKV != 0 {
-		return fmt.Errorf("%d query heads cannot share %d KV heads", H, HKV)
-	}
-	if DV <= 0 {
-		return fmt.Errorf("value head size %d is not positive", DV)
-	}
-	if err := checkCache(o.CacheK, "CacheK", DK*HKV); err != nil {
-		return err
-	}
-	ctx := o.CacheK.Shape[1]
-	if o.VFromK {
-		if o.CacheV != nil {
-			return fmt.Errorf("VFromK reads values from CacheK: CacheV must be nil")
-		}
-		if DV > DK {
-			return fmt.Errorf("VFromK: value size %d exceeds key size %d", DV, DK)
-		}
-	} else {
-		if err := checkCache(o.CacheV, "CacheV", DV*HKV); err != nil {
-			return err
-		}
-		if o.CacheV.Shape[1] != ctx {
-			return fmt.Errorf("CacheK holds %d positions, CacheV %d", ctx, o.CacheV.Shape[1])
-		}
-	}
-	if ctx < T {
-		return fmt.Errorf("the cache holds %d positions, fewer than the graph's %d tokens", ctx, T)
-	}
-	if err := wantShape(o.Out, "Out", gpu.Shape4(DV, H, T)); err != nil {
-		return err
-	}
-	if err := wantDense(o.Out, "Out"); err != nil {
-		return err
-	}
+	HKV, DV, ctx := o.HKV, o.DV, o.CacheK.Shape[1]
 	c.p.needCtx(ctx)
 	group := H / HKV
 	scale := o.Scale

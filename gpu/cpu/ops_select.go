@@ -32,41 +32,10 @@ func topk(x []float32, base int, ids []int32, vals []float32, have int) int {
 }
 
 func (c *compiler) lowerRoute(o *gpu.Route) error {
-	for _, e := range []error{wantType(o.Logits, "Logits", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Weights, "Weights", tF32)} {
-		if e != nil {
-			return e
-		}
-	}
-	E, T, K := o.Logits.Shape[0], o.Logits.Shape[1], o.K
-	if o.Logits.Shape != gpu.Shape4(E, T) {
-		return fmt.Errorf("Logits %s has shape %v, want {E, T}", o.Logits.Name, o.Logits.Shape)
-	}
-	if K <= 0 || K > E {
-		return fmt.Errorf("choosing %d of %d experts", K, E)
-	}
-	if err := wantShape(o.IDs, "IDs", gpu.Shape4(K, T)); err != nil {
+	if err := gpu.CheckRoute(o); err != nil {
 		return err
 	}
-	if err := wantShape(o.Weights, "Weights", gpu.Shape4(K, T)); err != nil {
-		return err
-	}
-	if err := wantDense(o.IDs, "IDs"); err != nil {
-		return err
-	}
-	if err := wantDense(o.Weights, "Weights"); err != nil {
-		return err
-	}
-	if o.Bias != nil {
-		if err := wantType(o.Bias, "Bias", tF32); err != nil {
-			return err
-		}
-		if o.Bias.Shape != gpu.Shape4(E) {
-			return fmt.Errorf("Bias %s has shape %v, want {%d}", o.Bias.Name, o.Bias.Shape, E)
-		}
-	}
-	if o.Gating > gpu.GateSoftmaxTopK {
-		return fmt.Errorf("unknown gating %d", o.Gating)
-	}
+	E, T := o.Logits.Shape[0], o.Logits.Shape[1]
 	gating, norm, scale := o.Gating, o.Norm, o.Scale
 	c.rowKernel("route", T, E*8, refs(o.Logits, o.Bias), refs(o.IDs, o.Weights), func() func(w, i int) {
 		lg, ids, wts := c.rows(o.Logits), c.rows(o.IDs), c.rows(o.Weights)
@@ -208,30 +177,10 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 }
 
 func (c *compiler) lowerTopK(o *gpu.TopK) error {
-	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Vals, "Vals", tF32)} {
-		if e != nil {
-			return e
-		}
-	}
-	V, T, K := o.In.Shape[0], o.In.Shape[1], o.K
-	if o.In.Shape != gpu.Shape4(V, T) {
-		return fmt.Errorf("In %s has shape %v, want {V, T}", o.In.Name, o.In.Shape)
-	}
-	if K <= 0 || K > V {
-		return fmt.Errorf("top %d of %d values", K, V)
-	}
-	if err := wantShape(o.IDs, "IDs", gpu.Shape4(K, T)); err != nil {
+	if err := gpu.CheckTopK(o); err != nil {
 		return err
 	}
-	if err := wantShape(o.Vals, "Vals", gpu.Shape4(K, T)); err != nil {
-		return err
-	}
-	if err := wantDense(o.IDs, "IDs"); err != nil {
-		return err
-	}
-	if err := wantDense(o.Vals, "Vals"); err != nil {
-		return err
-	}
+	K := o.K
 	return c.selectK(o.In, K, nil, refs(o.IDs, o.Vals), func() func(t int, ids []int32, vals []float32) {
 		ir, vr := c.rows(o.IDs), c.rows(o.Vals)
 		return func(t int, ids []int32, vals []float32) {

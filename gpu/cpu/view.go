@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"fmt"
-
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
 )
@@ -67,42 +65,13 @@ func (r *rows) i32(i int) []int32 { return i32s(r.mem[r.off(i):], r.sh[0]) }
 // elem is the byte offset of element (i0, row i).
 func (r *rows) elem(i0, i int) int { return i0*r.st[0] + r.off(i) }
 
-// Validation helpers shared by the ops.
-
-func need(t *gpu.Tensor, what string) error {
-	if t == nil {
-		return fmt.Errorf("%s is nil", what)
-	}
-	return nil
-}
-
-func wantType(t *gpu.Tensor, what string, types ...gpu.Type) error {
-	if err := need(t, what); err != nil {
-		return err
-	}
-	for _, ty := range types {
-		if t.Type == ty {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s %s is %s, want %v", what, t.Name, t.Type, types)
-}
-
-func wantShape(t *gpu.Tensor, what string, shape [4]int) error {
-	if t.Shape != shape {
-		return fmt.Errorf("%s %s has shape %v, want %v", what, t.Name, t.Shape, shape)
-	}
-	return nil
-}
-
-// wantDense requires the elements of each row to be packed (byte stride of
-// dimension 0 equal to the element size): outputs are written in place.
-func wantDense(t *gpu.Tensor, what string) error {
-	if t.Stride[0] != t.Type.TypeSize() {
-		return fmt.Errorf("%s %s must have packed rows (stride %v)", what, t.Name, t.Stride)
-	}
-	return nil
-}
+// The operand checks are package gpu's, shared with every backend.
+var (
+	need      = gpu.Need
+	wantType  = gpu.WantType
+	wantShape = gpu.WantShape
+	wantDense = gpu.WantDense
+)
 
 func refs(ts ...*gpu.Tensor) []ref {
 	var out []ref

@@ -67,11 +67,48 @@ func testValidation(t *testing.T, be gpu.Backend) {
 			L, _ := e.input("l", e.vals(4, 1), 4, 1)
 			e.g.Do(&gpu.Route{Logits: L, K: 5, IDs: e.output("i", gguf.I32, 5, 1), Weights: e.output("w", f32, 5, 1)})
 		}},
+		{"route bias shape", func(e *env) {
+			L, _ := e.input("l", e.vals(4, 1), 4, 1)
+			b, _ := e.input("b", e.vals(3, 1), 3)
+			e.g.Do(&gpu.Route{Logits: L, Bias: b, K: 2, IDs: e.output("i", gguf.I32, 2, 1), Weights: e.output("w", f32, 2, 1)})
+		}},
+		{"topk k", func(e *env) {
+			In, _ := e.input("x", e.vals(4, 1), 4, 1)
+			e.g.Do(&gpu.TopK{In: In, K: 5, IDs: e.output("i", gguf.I32, 5, 1), Vals: e.output("v", f32, 5, 1)})
+		}},
+		{"topk ids type", func(e *env) {
+			In, _ := e.input("x", e.vals(8, 1), 8, 1)
+			e.g.Do(&gpu.TopK{In: In, K: 2, IDs: e.output("i", f32, 2, 1), Vals: e.output("v", f32, 2, 1)})
+		}},
+		{"attention values from keys and a value cache", func(e *env) {
+			Q, _ := e.input("q", e.vals(8*2, 1), 8, 2, 1)
+			ck := e.output("ck", gguf.F16, 8, 4)
+			cv := e.output("cv", gguf.F16, 8, 4)
+			e.g.Do(&gpu.Attention{Q: Q, CacheK: ck, CacheV: cv, VFromK: true, Out: e.output("o", f32, 8, 2, 1), HKV: 1, DV: 8, Scale: 1})
+		}},
+		{"attention caches of two lengths", func(e *env) {
+			Q, _ := e.input("q", e.vals(8*2, 1), 8, 2, 1)
+			ck := e.output("ck", gguf.F16, 8, 4)
+			cv := e.output("cv", gguf.F16, 8, 5)
+			e.g.Do(&gpu.Attention{Q: Q, CacheK: ck, CacheV: cv, Out: e.output("o", f32, 8, 2, 1), HKV: 1, DV: 8, Scale: 1})
+		}},
 		{"cache too short", func(e *env) {
 			e.g.Tokens = 5
 			K, _ := e.input("k", e.vals(8*5, 1), 8, 5)
 			e.g.Do(&gpu.KVStore{K: K, CacheK: e.output("ck", gguf.F16, 8, 4)})
 		}},
+	}
+	// The errors package gpu's operand checks give, which every backend
+	// must report in the same words.
+	shared := map[string]string{
+		"attention heads":  "3 query heads cannot share 2 KV heads",
+		"route k":          "choosing 5 of 4 experts",
+		"route bias shape": "Bias b has shape [3 1 1 1], want {4}",
+		"topk k":           "top 5 of 4 values",
+		"topk ids type":    "IDs i is F32, want [I32]",
+		"attention values from keys and a value cache": "CacheV must be nil",
+		"attention caches of two lengths":              "CacheK holds 4 positions, CacheV 5",
+		"cache too short":                              "CacheK ck holds 4 positions, fewer than the graph's 5 tokens",
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -88,6 +125,9 @@ func testValidation(t *testing.T, be gpu.Backend) {
 			}()
 			if err == nil {
 				t.Fatalf("compile accepted a malformed graph")
+			}
+			if want, ok := shared[c.name]; ok && !strings.Contains(err.Error(), want) {
+				t.Fatalf("error %q, want the shared check's %q", err, want)
 			}
 			t.Logf("error (as expected): %v", err)
 		})

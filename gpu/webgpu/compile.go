@@ -354,17 +354,8 @@ func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tens
 	return nil
 }
 
-func wantType(t *gpu.Tensor, what string, types ...gguf.TensorType) error {
-	if t == nil {
-		return fmt.Errorf("%s is missing", what)
-	}
-	for _, ty := range types {
-		if t.Type == ty {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s %s has type %s, want %v", what, t.Name, t.Type, types)
-}
+// wantType is the operand check every backend shares.
+var wantType = gpu.WantType
 
 // checkIDs makes runs verify, on the host's copy, the ids of t (I32) when
 // the host writes them (an external buffer no op of the graph writes):

@@ -467,15 +467,14 @@ func (c *compiler) ropeWords(p *params, o *gpu.Rope) {
 }
 
 // checkCache validates a cache operand {width, Ctx} of F32 or F16, packed.
+// checkCache adds to gpu.CheckCache what the kernels index by: a packed
+// cache of even width when F16 (two values a word).
 func (c *compiler) checkCache(t *gpu.Tensor, what string, width int) error {
-	if err := wantType(t, what, tF32, tF16); err != nil {
+	if err := gpu.CheckCache(t, what, width, c.g.Tokens); err != nil {
 		return err
 	}
-	if t.Shape[0] != width || t.Shape[2] != 1 || t.Shape[3] != 1 || t.Kind == gpu.View || !t.Contiguous() {
-		return fmt.Errorf("%s %s has shape %v, want a packed {%d, Ctx}", what, t.Name, t.Shape, width)
-	}
-	if t.Shape[1] < c.g.Tokens {
-		return fmt.Errorf("%s %s holds %d positions, fewer than the step's %d tokens", what, t.Name, t.Shape[1], c.g.Tokens)
+	if t.Kind == gpu.View || !t.Contiguous() {
+		return fmt.Errorf("%s %s must be packed", what, t.Name)
 	}
 	if t.Type == tF16 && width%2 != 0 {
 		return fmt.Errorf("%s %s: F16 rows of odd width %d are not supported on WebGPU", what, t.Name, width)
@@ -609,41 +608,26 @@ func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int,
 	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out}, H*T*((o.DV+slice-1)/slice))
 }
 
+// checkAttention adds to gpu.CheckAttention the kernels' limits: head
+// sizes up to 640, caches packed and of one type.
 func (c *compiler) checkAttention(o *gpu.Attention) error {
-	if err := wantType(o.Q, "Q", tF32); err != nil {
+	if err := gpu.CheckAttention(o, c.g.Tokens); err != nil {
 		return err
 	}
-	if err := wantType(o.Out, "Out", tF32); err != nil {
-		return err
-	}
-	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
-	if T != c.g.Tokens || o.Q.Shape[3] != 1 {
-		return fmt.Errorf("Q %s has shape %v, want {DK, H, %d}", o.Q.Name, o.Q.Shape, c.g.Tokens)
-	}
-	HKV, DV := o.HKV, o.DV
-	if HKV <= 0 || H%HKV != 0 || DV <= 0 {
-		return fmt.Errorf("%d query heads, %d KV heads, value size %d: invalid", H, HKV, DV)
-	}
+	DK, DV, HKV := o.Q.Shape[0], o.DV, o.HKV
 	if DK > 640 || DV > 640 {
 		return fmt.Errorf("head sizes %d/%d exceed the WebGPU attention kernel's 640", DK, DV)
 	}
 	if err := c.checkCache(o.CacheK, "CacheK", DK*HKV); err != nil {
 		return err
 	}
-	if o.VFromK {
-		if o.CacheV != nil || DV > DK {
-			return fmt.Errorf("VFromK reads values from CacheK: CacheV must be nil and DV <= DK")
-		}
-	} else {
+	if !o.VFromK {
 		if err := c.checkCache(o.CacheV, "CacheV", DV*HKV); err != nil {
 			return err
 		}
-		if o.CacheV.Type != o.CacheK.Type || o.CacheV.Shape[1] != o.CacheK.Shape[1] {
-			return fmt.Errorf("CacheK and CacheV differ in type or length")
+		if o.CacheV.Type != o.CacheK.Type {
+			return fmt.Errorf("CacheK is %s and CacheV %s: the WebGPU kernels read both as one type", o.CacheK.Type, o.CacheV.Type)
 		}
-	}
-	if o.Out.Shape != gpu.Shape4(DV, H, T) {
-		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, DV, H, T)
 	}
 	return nil
 }

@@ -9,34 +9,17 @@ import (
 )
 
 func (c *compiler) lowerRoute(o *gpu.Route) error {
-	for _, e := range []error{wantType(o.Logits, "Logits", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Weights, "Weights", tF32)} {
-		if e != nil {
-			return e
-		}
+	if err := gpu.CheckRoute(o); err != nil {
+		return err
 	}
 	E, T, K := o.Logits.Shape[0], o.Logits.Shape[1], o.K
-	if o.Logits.Shape != gpu.Shape4(E, T) {
-		return fmt.Errorf("Logits %s has shape %v, want {E, T}", o.Logits.Name, o.Logits.Shape)
-	}
-	if K <= 0 || K > E {
-		return fmt.Errorf("choosing %d of %d experts", K, E)
-	}
 	if E > 512 || K > 32 {
 		return fmt.Errorf("%d experts choosing %d: the WebGPU router takes at most 512 and 32", E, K)
 	}
-	if o.IDs.Shape != gpu.Shape4(K, T) || o.Weights.Shape != gpu.Shape4(K, T) {
-		return fmt.Errorf("IDs %v and Weights %v must be {%d, %d}", o.IDs.Shape, o.Weights.Shape, K, T)
-	}
-	if o.Gating > gpu.GateSoftmaxTopK {
-		return fmt.Errorf("unknown gating %d", o.Gating)
-	}
 	bias, has := o.Logits, 0
 	if o.Bias != nil {
-		if err := wantType(o.Bias, "Bias", tF32); err != nil {
-			return err
-		}
-		if o.Bias.Shape != gpu.Shape4(E) || o.Bias.Kind == gpu.View || !o.Bias.Contiguous() {
-			return fmt.Errorf("Bias %s has shape %v, want a packed {%d}", o.Bias.Name, o.Bias.Shape, E)
+		if o.Bias.Kind == gpu.View || !o.Bias.Contiguous() {
+			return fmt.Errorf("Bias %s must be packed", o.Bias.Name)
 		}
 		bias, has = o.Bias, 1
 	}
@@ -136,21 +119,10 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 }
 
 func (c *compiler) lowerTopK(o *gpu.TopK) error {
-	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Vals, "Vals", tF32)} {
-		if e != nil {
-			return e
-		}
+	if err := gpu.CheckTopK(o); err != nil {
+		return err
 	}
 	V, T, K := o.In.Shape[0], o.In.Shape[1], o.K
-	if o.In.Shape != gpu.Shape4(V, T) {
-		return fmt.Errorf("In %s has shape %v, want {V, T}", o.In.Name, o.In.Shape)
-	}
-	if K <= 0 || K > V {
-		return fmt.Errorf("top %d of %d values", K, V)
-	}
-	if o.IDs.Shape != gpu.Shape4(K, T) || o.Vals.Shape != gpu.Shape4(K, T) {
-		return fmt.Errorf("IDs %v and Vals %v must be {%d, %d}", o.IDs.Shape, o.Vals.Shape, K, T)
-	}
 	ls, err := locsOf(o.In, o.IDs, o.Vals)
 	if err != nil {
 		return err
