@@ -93,6 +93,10 @@ type Session struct {
 	// lastRun is the step that evaluated the most recent token: its Logits
 	// and Next buffers hold that token's outputs.
 	lastRun *model.Step
+	// chainLen caps the greedy steps chained on the device (chain.go);
+	// chosen receives the tokens a chain's steps chose.
+	chainLen int
+	chosen   gpu.Buffer
 }
 
 // NewSession allocates a session's KV cache.
@@ -101,7 +105,7 @@ func (e *Engine) NewSession() (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab)}, nil
+	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab), chainLen: chainSteps}, nil
 }
 
 // Reset forgets the conversation (the cache is simply overwritten later).
@@ -289,13 +293,19 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		return nil
 	}
 
+	greedy := smp.IsGreedy() && !smp.HasPenalties()
+	// queued are tokens a chain of device steps chose and already ran.
+	var queued []int32
 	for len(res.Tokens) < limit {
 		if err := ctx.Err(); err != nil {
 			st.StopReason = "cancelled"
 			break
 		}
 		var next int32
-		if smp.IsGreedy() && !smp.HasPenalties() {
+		ran := len(queued) > 0
+		if ran {
+			next, queued = queued[0], queued[1:]
+		} else if greedy {
 			// The device's argmax is the answer: read back 4 bytes, not the logits.
 			next, err = s.argmax()
 		} else {
@@ -333,7 +343,16 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		}
 		pos := len(s.history)
 		s.history = append(s.history, next)
-		if err := s.run([]int32{next}, pos); err != nil {
+		if ran {
+			continue
+		}
+		if greedy {
+			// Steps are chained only as far as the loop would run them.
+			queued, err = s.chain(next, pos, min(limit-len(res.Tokens), s.cache.Ctx-pos))
+		} else {
+			err = s.run([]int32{next}, pos)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

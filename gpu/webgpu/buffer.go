@@ -23,6 +23,9 @@ type buffer struct {
 	// shadow is the host's copy of a small I32 buffer (token and expert
 	// ids), so runs can check ids the host wrote without a readback.
 	shadow []byte
+	// deviceIDs says a device-side copy wrote the buffer after the host
+	// last did, so shadow is stale and the id checks skip it.
+	deviceIDs bool
 	// stage is the mapped-read buffer of a small buffer, kept across reads:
 	// decoding reads the chosen token every step.
 	stage *wgpu.Buffer
@@ -99,6 +102,7 @@ func (b *buffer) Write(off int, src []byte) error {
 	}
 	if b.shadow != nil {
 		copy(b.shadow[off:], src)
+		b.deviceIDs = b.deviceIDs && (off > 0 || len(src) < b.size)
 	}
 	b.staged = false
 	if len(src)%4 != 0 {

@@ -380,6 +380,9 @@ func (c *compiler) checkIDs(t *gpu.Tensor, bound int, what, limit string) {
 	}
 	sh := t.Shape
 	c.p.checks = append(c.p.checks, func() error {
+		if b.deviceIDs {
+			return nil
+		}
 		for i3 := 0; i3 < sh[3]; i3++ {
 			for i2 := 0; i2 < sh[2]; i2++ {
 				for i1 := 0; i1 < sh[1]; i1++ {
