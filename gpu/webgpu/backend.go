@@ -26,7 +26,9 @@ type Backend struct {
 	sources   map[string]*kernelSource
 	// maxBinding is Options.MaxBinding.
 	maxBinding uint64
-	closed     bool
+	// copies are CopyBuffer's copies not yet submitted (copy.go).
+	copies []bufferCopy
+	closed bool
 }
 
 var _ gpu.Backend = (*Backend)(nil)
@@ -89,6 +91,9 @@ func (b *Backend) Alloc(name string, typ gpu.Type, shape [4]int) (gpu.Buffer, er
 func (b *Backend) Sync() error {
 	if b.closed {
 		return errors.New("webgpu: the backend is closed")
+	}
+	if err := b.flushCopies(); err != nil {
+		return err
 	}
 	return b.wait()
 }

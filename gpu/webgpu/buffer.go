@@ -100,6 +100,9 @@ func (b *buffer) Write(off int, src []byte) error {
 	if off%4 != 0 || (len(src)%4 != 0 && off+len(src) != b.size) {
 		return fmt.Errorf("webgpu: write of %d bytes at %d to %s is not 4-byte aligned", len(src), off, b.name)
 	}
+	if err := b.be.flushCopies(); err != nil {
+		return err
+	}
 	if b.shadow != nil {
 		copy(b.shadow[off:], src)
 		b.deviceIDs = b.deviceIDs && (off > 0 || len(src) < b.size)
@@ -126,6 +129,9 @@ func (b *buffer) Read(off int, dst []byte) error {
 	lo := off &^ 3
 	hi := (off + len(dst) + 3) &^ 3
 	be := b.be
+	if err := be.flushCopies(); err != nil {
+		return err
+	}
 	if b.staged {
 		// The run that wrote it left the whole buffer in stage.
 		lo, hi = 0, (b.size+3)&^3

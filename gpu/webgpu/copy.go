@@ -5,14 +5,25 @@ package webgpu
 import (
 	"fmt"
 
+	"github.com/oliverbestmann/webgpu/wgpu"
+
 	"github.com/emberllm/ember/gpu"
 )
 
 var _ gpu.Copier = (*Backend)(nil)
 
+// bufferCopy is one queued CopyBuffer.
+type bufferCopy struct {
+	src, dst       *buffer
+	srcOff, dstOff int
+	n              int
+}
+
 // CopyBuffer queues a device-side copy between two of this backend's
-// buffers in a submission of its own; WebGPU's queue orders it between the
-// runs submitted before and after.
+// buffers. It is encoded at the start of the next run's submission, which
+// is where the engine wants it (feeding that run's token) and saves a
+// submission; a write, a read or a sync submits it first, so the queue
+// keeps the order of the calls.
 func (b *Backend) CopyBuffer(dst gpu.Buffer, dstOff int, src gpu.Buffer, srcOff, n int) error {
 	if b.closed {
 		return fmt.Errorf("webgpu: copy: the backend is closed")
@@ -32,13 +43,37 @@ func (b *Backend) CopyBuffer(dst gpu.Buffer, dstOff int, src gpu.Buffer, srcOff,
 	if n%4 != 0 || srcOff%4 != 0 || dstOff%4 != 0 {
 		return fmt.Errorf("webgpu: copy of %d bytes from %s at %d to %s at %d is not in whole 4-byte words", n, s.name, srcOff, d.name, dstOff)
 	}
+	b.copies = append(b.copies, bufferCopy{src: s, dst: d, srcOff: srcOff, dstOff: dstOff, n: n})
+	d.staged = false
+	// The host's copy of dst's ids no longer says what the device holds;
+	// ids the device chose are in range, and the kernels guard ids anyway.
+	d.deviceIDs = d.shadow != nil
+	return nil
+}
+
+// encodeCopies adds the queued copies to enc.
+func (b *Backend) encodeCopies(enc *wgpu.CommandEncoder) error {
+	for _, c := range b.copies {
+		if err := enc.TryCopyBufferToBuffer(c.src.buf, uint64(c.srcOff), c.dst.buf, uint64(c.dstOff), uint64(c.n)); err != nil {
+			return fmt.Errorf("webgpu: copy %s to %s: %w", c.src.name, c.dst.name, err)
+		}
+	}
+	b.copies = b.copies[:0]
+	return nil
+}
+
+// flushCopies submits the queued copies on their own.
+func (b *Backend) flushCopies() error {
+	if len(b.copies) == 0 {
+		return nil
+	}
 	enc, err := b.dev.TryCreateCommandEncoder(nil)
 	if err != nil {
 		return err
 	}
 	defer enc.Release()
-	if err := enc.TryCopyBufferToBuffer(s.buf, uint64(srcOff), d.buf, uint64(dstOff), uint64(n)); err != nil {
-		return fmt.Errorf("webgpu: copy %s to %s: %w", s.name, d.name, err)
+	if err := b.encodeCopies(enc); err != nil {
+		return err
 	}
 	cmd, err := enc.TryFinish(nil)
 	if err != nil {
@@ -46,9 +81,5 @@ func (b *Backend) CopyBuffer(dst gpu.Buffer, dstOff int, src gpu.Buffer, srcOff,
 	}
 	defer cmd.Release()
 	b.queue.Submit(cmd)
-	d.staged = false
-	// The host's copy of dst's ids no longer says what the device holds;
-	// ids the device chose are in range, and the kernels guard ids anyway.
-	d.deviceIDs = d.shadow != nil
 	return nil
 }

@@ -63,6 +63,9 @@ func (p *program) Run(params gpu.Params) error {
 		return err
 	}
 	defer enc.Release()
+	if err := p.be.encodeCopies(enc); err != nil {
+		return err
+	}
 	pass := enc.BeginComputePass(nil)
 	for _, k := range p.kernels {
 		pass.SetPipeline(k.pipe)
