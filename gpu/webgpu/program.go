@@ -67,8 +67,13 @@ func (p *program) Run(params gpu.Params) error {
 		return err
 	}
 	pass := enc.BeginComputePass(nil)
+	var last *wgpu.ComputePipeline
 	for _, k := range p.kernels {
-		pass.SetPipeline(k.pipe)
+		// Each call crosses into wgpu-native; a step is hundreds of them.
+		if k.pipe != last {
+			pass.SetPipeline(k.pipe)
+			last = k.pipe
+		}
 		pass.SetBindGroup(0, k.group, nil)
 		pass.DispatchWorkgroups(k.grid[0], k.grid[1], k.grid[2])
 	}
