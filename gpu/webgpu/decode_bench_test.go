@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/engine/model"
@@ -79,15 +80,39 @@ func BenchmarkDecodeStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			var host time.Duration
 			for b.Loop() {
+				t0 := time.Now()
 				if err := p.Run(gpu.Params{Pos: pos}); err != nil {
 					b.Fatal(err)
 				}
+				host += time.Since(t0)
 				if err := be.Sync(); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(p.Kernels()), "kernels")
+			b.ReportMetric(float64(host.Microseconds())/float64(b.N), "host-µs/op")
 		})
 	}
+	// queued submits steps without waiting for each (as chained greedy
+	// decoding does), so its time per step is the larger of the host's
+	// encoding and the device's work rather than their sum.
+	b.Run("all-queued", func(b *testing.B) {
+		b.SetBytes(m.DecodeBytes())
+		i := 0
+		for b.Loop() {
+			if err := st.Program.Run(gpu.Params{Pos: pos}); err != nil {
+				b.Fatal(err)
+			}
+			if i++; i%8 == 0 {
+				if err := be.Sync(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		if err := be.Sync(); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
