@@ -55,10 +55,21 @@ func BenchmarkDecodeStep(b *testing.B) {
 		}
 		return false
 	})
-	for _, c := range []struct {
+	type class struct {
 		name string
 		keep func(n string, g int) bool
-	}{
+	}
+	// only-NAME runs just the kernels of one file: their own time.
+	var only []class
+	seen := map[string]bool{}
+	webgpu.KeepKernels(st.Program, func(n string, g int) bool {
+		if !seen[n] {
+			seen[n] = true
+			only = append(only, class{"only-" + n, func(m string, _ int) bool { return m == n }})
+		}
+		return false
+	})
+	for _, c := range append([]class{
 		{"all", func(string, int) bool { return true }},
 		{"products", func(n string, g int) bool { return isMat(n) }},
 		{"products-no-head", func(n string, g int) bool { return isMat(n) && g != head }},
@@ -67,7 +78,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 		{"no-attention", func(n string, g int) bool { return !strings.HasPrefix(n, "attention") }},
 		{"no-quantize_act", func(n string, g int) bool { return n != "quantize_act" }},
 		{"no-rmsnorm", func(n string, g int) bool { return n != "rmsnorm_round" && n != "rmsnorm" }},
-	} {
+	}, only...) {
 		b.Run(c.name, func(b *testing.B) {
 			p := webgpu.KeepKernels(st.Program, c.keep)
 			b.SetBytes(m.DecodeBytes())
