@@ -151,8 +151,10 @@ func testArgmaxTopK(t *testing.T, be gpu.Backend) {
 			e := newEnv(t, be, uint64(V), T)
 			x := e.vals(V*T, 4)
 			// Plant ties: token 0's maximum twice, token 1's top values in
-			// a run of equal values, token 2 left random.
+			// a run of equal values, token 2's maximum twice 256 apart (one
+			// thread's consecutive elements on a backend striding by 256).
 			x[V/3], x[V/2] = 10, 10
+			x[2*V+5], x[2*V+5+256] = 11, 11
 			for _, i := range []int{7, 3, V - 1, V / 2} {
 				x[V+i] = 9
 			}
