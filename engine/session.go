@@ -97,6 +97,10 @@ type Session struct {
 	// chosen receives the tokens a chain's steps chose.
 	chainLen int
 	chosen   gpu.Buffer
+	// topSteps are the decode steps that also choose sampling candidates,
+	// by their count (candidates.go); candidates enables them.
+	topSteps   map[int]*model.Step
+	candidates bool
 }
 
 // NewSession allocates a session's KV cache.
@@ -105,7 +109,8 @@ func (e *Engine) NewSession() (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab), chainLen: chainSteps}, nil
+	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab),
+		chainLen: chainSteps, topSteps: map[int]*model.Step{}, candidates: true}, nil
 }
 
 // Reset forgets the conversation (the cache is simply overwritten later).
@@ -191,6 +196,11 @@ func (s *Session) run(ids []int32, pos int) error {
 	if err != nil {
 		return err
 	}
+	return s.runStep(st, ids, pos)
+}
+
+// runStep writes ids to st's tokens and runs it at pos.
+func (s *Session) runStep(st *model.Step, ids []int32, pos int) error {
 	if cap(s.tokbuf) < 4*len(ids) {
 		s.tokbuf = make([]byte, 4*len(ids))
 	}
@@ -308,6 +318,8 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		} else if greedy {
 			// The device's argmax is the answer: read back 4 bytes, not the logits.
 			next, err = s.argmax()
+		} else if s.lastRun.Top > 0 {
+			next, err = s.sampleCandidates(smp)
 		} else {
 			var logits []float32
 			if logits, err = s.Logits(); err == nil {
@@ -350,7 +362,14 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			// Steps are chained only as far as the loop would run them.
 			queued, err = s.chain(next, pos, min(limit-len(res.Tokens), s.cache.Ctx-pos))
 		} else {
-			err = s.run([]int32{next}, pos)
+			var top *model.Step
+			if top, err = s.candidateStep(smp, len(s.history)); err == nil {
+				if top != nil {
+					err = s.runStep(top, []int32{next}, pos)
+				} else {
+					err = s.run([]int32{next}, pos)
+				}
+			}
 		}
 		if err != nil {
 			return nil, err

@@ -122,21 +122,32 @@ func (m *Model) NewCache(ctx int) (*Cache, error) {
 }
 
 // Step is a compiled graph for a fixed number of tokens: write token ids to
-// Tokens, Run at a position, then read Logits (the last token's) or Next
-// (its argmax).
+// Tokens, Run at a position, then read Logits (the last token's), Next
+// (its argmax) or, in a step made by NewStepTop, its Top best logits.
 type Step struct {
 	T       int
 	Tokens  gpu.Buffer // I32 {T}
 	Logits  gpu.Buffer // F32 {Vocab}
 	Next    gpu.Buffer // I32 {1}
+	Top     int
+	TopIDs  gpu.Buffer // I32 {Top}: the ids of the Top largest logits, largest first
+	TopVals gpu.Buffer // F32 {Top}: those logits
 	Program gpu.Program
 }
 
 // NewStep builds and compiles the graph of a step of t tokens over cache c.
-func (m *Model) NewStep(c *Cache, t int) (*Step, error) {
+func (m *Model) NewStep(c *Cache, t int) (*Step, error) { return m.NewStepTop(c, t, 0) }
+
+// NewStepTop is NewStep with the top largest logits and their ids also
+// chosen on the device (top > 0), so sampling can read back those
+// candidates instead of the whole vocabulary's logits.
+func (m *Model) NewStepTop(c *Cache, t, top int) (*Step, error) {
 	be := m.Backend
-	s := &Step{T: t}
+	s := &Step{T: t, Top: top}
 	var err error
+	if top < 0 || top > m.Config.Vocab {
+		return nil, fmt.Errorf("%d candidates of a %d-token vocabulary", top, m.Config.Vocab)
+	}
 	if s.Tokens, err = be.Alloc("tokens", gguf.I32, gpu.Shape4(t)); err != nil {
 		return nil, err
 	}
@@ -151,6 +162,16 @@ func (m *Model) NewStep(c *Cache, t int) (*Step, error) {
 	b.logits = g.Bind("logits", s.Logits)
 	m.net.build(b, g.Bind("tokens", s.Tokens))
 	g.Do(&gpu.Argmax{In: b.logits, Out: g.Bind("next", s.Next)})
+	if top > 0 {
+		if s.TopIDs, err = be.Alloc("top_ids", gguf.I32, gpu.Shape4(top)); err != nil {
+			return nil, err
+		}
+		if s.TopVals, err = be.Alloc("top_vals", gguf.F32, gpu.Shape4(top)); err != nil {
+			return nil, err
+		}
+		g.Do(&gpu.TopK{In: b.logits, K: top,
+			IDs: g.Bind("top_ids", s.TopIDs), Vals: g.Bind("top_vals", s.TopVals)})
+	}
 	if s.Program, err = be.Compile(g); err != nil {
 		return nil, fmt.Errorf("compiling the %d-token step: %w", t, err)
 	}
