@@ -192,24 +192,47 @@ func testCopy(t *testing.T, be gpu.Backend) {
 	}
 }
 
+// testWeightedSum also covers the residual add after the sum, which a
+// backend may fuse into it; the sum must stay readable.
 func testWeightedSum(t *testing.T, be gpu.Backend) {
-	const N, S, T = 45, 4, 3
-	e := newEnv(t, be, 17, T)
-	In, x := e.input("in", e.vals(N*S*T, 1), N, S, T)
-	W, w := e.input("w", e.vals(S*T, 1), S, T)
-	Out := e.output("out", gguf.F32, N, T)
-	e.g.Do(&gpu.WeightedSum{In: In, Weights: W, Out: Out})
-	e.run(0)
-	want := make([]float64, N*T)
-	tol := make([]float64, N*T)
-	for tt := 0; tt < T; tt++ {
-		for n := 0; n < N; n++ {
-			for s := 0; s < S; s++ {
-				p := x[n+N*(s+S*tt)] * w[s+S*tt]
-				want[n+N*tt] += p
-				tol[n+N*tt] += 4e-7 * math.Abs(p) // S roundings of the sum
+	for _, residual := range []bool{false, true} {
+		t.Run(name("residual=", residual), func(t *testing.T) {
+			const N, S, T = 45, 4, 3
+			e := newEnv(t, be, 17, T)
+			In, x := e.input("in", e.vals(N*S*T, 1), N, S, T)
+			W, w := e.input("w", e.vals(S*T, 1), S, T)
+			Out := e.output("out", gguf.F32, N, T)
+			e.g.Do(&gpu.WeightedSum{In: In, Weights: W, Out: Out})
+			var R, Sum *gpu.Tensor
+			var r []float64
+			if residual {
+				R, r = e.input("r", e.vals(N*T, 1), N, T)
+				Sum = e.output("sum", gguf.F32, N, T)
+				e.g.Do(&gpu.Add{A: R, B: Out, Out: Sum})
 			}
-		}
+			e.run(0)
+			want := make([]float64, N*T)
+			tol := make([]float64, N*T)
+			for tt := 0; tt < T; tt++ {
+				for n := 0; n < N; n++ {
+					for s := 0; s < S; s++ {
+						p := x[n+N*(s+S*tt)] * w[s+S*tt]
+						want[n+N*tt] += p
+						tol[n+N*tt] += 4e-7 * math.Abs(p) // S roundings of the sum
+					}
+				}
+			}
+			got := readF(t, Out)
+			near(t, "out", got, want, tol)
+			if residual {
+				// Exactly the float32 sum of the two inputs as they are.
+				sum := readF(t, Sum)
+				for i := range sum {
+					if w := float64(float32(r[i]) + float32(got[i])); sum[i] != w {
+						t.Fatalf("sum %d: %g, want %g + %g = %g", i, sum[i], r[i], got[i], w)
+					}
+				}
+			}
+		})
 	}
-	near(t, "out", readF(t, Out), want, tol)
 }

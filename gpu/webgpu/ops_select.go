@@ -61,7 +61,54 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	p.loc(li)
 	p.loc(lw)
 	p.loc(lo)
-	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out}, groupsOf64(N*T))
+	// Without an add to fuse, E and F are bound to Out and never touched.
+	kind, other, out := 1, o.Out, o.Out
+	if e, f := c.addAfter(o.Out, o.In, o.Weights); e != nil {
+		other, out = e, f
+		c.fused = 1
+	} else {
+		kind = 0
+	}
+	lx, err := locsOf(other, out)
+	if err != nil {
+		return err
+	}
+	p.u(kind)
+	p.loc(lx[0])
+	p.loc(lx[1])
+	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out, other, out}, groupsOf64(N*T))
+}
+
+// addAfter matches an Add right after the op writing t that adds t to
+// another tensor of t's shape (the residual add after the experts' sum),
+// for the op to fuse: it returns the other operand and the Add's output,
+// or nils. Neither may share memory with t or with reads, the op's inputs.
+func (c *compiler) addAfter(t *gpu.Tensor, reads ...*gpu.Tensor) (other, out *gpu.Tensor) {
+	if len(c.rest) == 0 {
+		return nil, nil
+	}
+	a, ok := c.rest[0].(*gpu.Add)
+	if !ok || a.Out == nil || (a.A == t) == (a.B == t) {
+		return nil, nil
+	}
+	other = a.A
+	if other == t {
+		other = a.B
+	}
+	for _, x := range []*gpu.Tensor{other, a.Out} {
+		if x == nil || x.Type != tF32 || x.Shape != t.Shape {
+			return nil, nil
+		}
+		for _, r := range append(reads, t) {
+			if x.Root() == r.Root() {
+				return nil, nil
+			}
+		}
+		if _, err := locOf(x); err != nil {
+			return nil, nil
+		}
+	}
+	return other, a.Out
 }
 
 func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
