@@ -9,6 +9,7 @@
 //!use common
 //!dot
 //!use matvec
+//!use expert_rows
 //!reduce
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
@@ -17,23 +18,11 @@
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
-    let g = group_index(wid, nwg);
     let N = pu(1u);
-    let S = pu(2u);
-    let groups = (N + ROWS - 1u) / ROWS;
-    let n0 = (g % groups) * ROWS;
-    let s = (g / groups) % S;
-    let t = g / (groups * S);
-    let live = t < pu(3u);
-    var e = pu(5u);
-    if (live) { e = IDs[at(12u, s, t, 0u, 0u)]; }
-    let mine = e >= pu(22u) && e < pu(23u);
-    if (mine) {
-        var si = s;
-        if (pu(6u) == 1u) { si = 0u; }
-        accumulate(at(7u, 0u, si, t, 0u), (e - pu(22u)) * N + n0, N - n0, l.li, pu(24u));
-    }
+    let x = expert_rows(group_index(wid, nwg));
+    let mine = x.e >= pu(22u) && x.e < pu(23u);
+    if (mine) { accumulate(x.xo, (x.e - pu(22u)) * N + x.n0, N - x.n0, l.li, pu(24u)); }
     let sum = reduce_rows(l);
-    let writes = mine || (e >= pu(5u) && pu(25u) != 0u);
-    if (live && writes && l.li < ROWS && n0 + l.li < N) { O[at(17u, n0 + l.li, s, t, 0u)] = sum; }
+    let writes = mine || (x.e >= pu(5u) && pu(25u) != 0u);
+    if (x.live && writes && l.li < ROWS && x.n0 + l.li < N) { O[at(17u, x.n0 + l.li, x.s, x.t, 0u)] = sum; }
 }

@@ -52,9 +52,28 @@ type compiler struct {
 	scratch *gpu.Tensor
 }
 
+// roundKey names a rounded copy by the memory it was made from: a packed
+// tensor by its root, byte offset and size, so that views of the same
+// bytes (the experts' {K, 1, T} reshape of a {K, T} norm) share it; any
+// other tensor by itself.
 type roundKey struct {
-	in      *gpu.Tensor
-	mode, B int
+	in        *gpu.Tensor // nil for a packed tensor
+	root      *gpu.Tensor
+	off, size int
+	mode, B   int
+}
+
+func roundKeyOf(t *gpu.Tensor, mode, B int) roundKey {
+	k := roundKey{root: t.Root(), mode: mode, B: B}
+	if !t.Contiguous() {
+		k.in = t
+		return k
+	}
+	if t.Kind == gpu.View {
+		k.off = t.Off
+	}
+	k.size = gpu.Bytes(t.Type, t.Shape)
+	return k
 }
 
 type roundedAct struct {
@@ -135,7 +154,7 @@ func (c *compiler) planResults() error {
 func (c *compiler) dropRounded(op gpu.Op) {
 	for _, o := range op.Outputs() {
 		for k := range c.rounded {
-			if k.in.Root() == o.Root() {
+			if k.root == o.Root() {
 				delete(c.rounded, k)
 			}
 		}

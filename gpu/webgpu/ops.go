@@ -98,29 +98,49 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		if err := c.dispatch("rmsnorm_round", "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
 			return err
 		}
-		c.rounded[roundKey{in: o.Out, mode: mode, B: 1}] = roundedAct{q, loc{stride: [4]uint32{1, uint32(n), uint32(n), 0}}}
+		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, loc{stride: [4]uint32{1, uint32(n), uint32(n), 0}}}
 		return nil
 	}
 	return c.dispatch("rmsnorm", "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
 }
 
-// roundsNext reports whether the next op reading t is a product that
-// rounds it, t being a packed {K, T} its kernel reads as it is, and with
-// what rounding: what quantize_act would do before it.
+// roundsNext reports whether the next op reading t, past products that
+// read it unrounded (F32 weights: a MoE router), is a product that rounds
+// it, t being a packed {K, T} its kernel reads as it is (t itself, or the
+// experts' {K, 1, T} view of it), and with what rounding: what
+// quantize_act would do before it.
 func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 	if t.Kind != gpu.Activation || t.Shape[2] != 1 || t.Shape[3] != 1 || !t.Contiguous() {
 		return 0, 0, false
 	}
+	same := func(in *gpu.Tensor) bool { return roundKeyOf(in, 0, 1) == roundKeyOf(t, 0, 1) }
 	for _, op := range c.rest {
 		for _, in := range op.Inputs() {
 			if in.Root() != t.Root() {
 				continue
 			}
-			m, isMat := op.(*gpu.MatMul)
-			if !isMat || m.In != t || m.W.Shape[2] != 1 || m.W.Type == tF32 {
+			var wt gpu.Type
+			switch m := op.(type) {
+			case *gpu.MatMul:
+				if m.In != t || m.W.Shape[2] != 1 {
+					return 0, 0, false
+				}
+				wt = m.W.Type
+			case *gpu.MatMulID:
+				if !same(m.In) || m.In.Shape != gpu.Shape4(t.Shape[0], 1, t.Shape[1]) {
+					return 0, 0, false
+				}
+				wt = m.W.Type
+			default:
 				return 0, 0, false
 			}
-			mode, bs, err := roundMode(m.W.Type, t.Shape[0])
+			if wt == tF32 {
+				if _, isMat := op.(*gpu.MatMul); isMat {
+					break // reads t unrounded; look further
+				}
+				return 0, 0, false
+			}
+			mode, bs, err := roundMode(wt, t.Shape[0])
 			return mode, bs, err == nil
 		}
 		for _, o := range op.Outputs() {
@@ -707,7 +727,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	if err != nil {
 		return nil, l, err
 	}
-	key := roundKey{in: in, mode: mode, B: B}
+	key := roundKeyOf(in, mode, B)
 	if r, ok := c.rounded[key]; ok {
 		return r.t, r.l, nil
 	}

@@ -151,6 +151,23 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
+	if up, sw := c.expertGateUp(o, in, len(parts)); sw != nil {
+		ls, err := locsOf(up.Out, sw.Out)
+		if err != nil {
+			return err
+		}
+		var p params
+		p.u(K, N, S, T, rb, E, Sin)
+		p.loc(li)
+		p.loc(lid)
+		p.loc(lo)
+		p.u(0, E, 0, 1)
+		p.loc(ls[0])
+		p.loc(ls[1])
+		p.u(0)
+		c.fused = 2
+		return c.dispatch("matmul_id_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, up.Out, sw.Out, up.W}, rowGroups(N)*S*T)
+	}
 	for _, pt := range parts {
 		var p params
 		p.u(K, N, S, T, rb, E, Sin)
@@ -217,4 +234,46 @@ func (c *compiler) lowerCopy(o *gpu.Copy) error {
 	p.loc(lo)
 	p.u(inF16, outF16)
 	return c.dispatch("copy", "", p, false, []*gpu.Tensor{o.In, o.Out}, groupsOf64((n+1)/2))
+}
+
+// expertGateUp matches the experts' gate product o followed by their up
+// product (same input, ids, weight type and shape) and the SwiGLU of the
+// two with o as the gate, which matmul_id_gate_up computes in one
+// dispatch. It returns the up product and the SwiGLU, or nils. in is o's
+// (rounded) input; parts, the bindings o's weights need: both must be
+// bound whole.
+func (c *compiler) expertGateUp(o *gpu.MatMulID, in *gpu.Tensor, parts int) (*gpu.MatMulID, *gpu.SwiGLU) {
+	if len(c.rest) < 2 || parts != 1 {
+		return nil, nil
+	}
+	up, ok := c.rest[0].(*gpu.MatMulID)
+	sw, ok2 := c.rest[1].(*gpu.SwiGLU)
+	if !ok || !ok2 || up.In != o.In || up.IDs != o.IDs || up.W.Type != o.W.Type || up.W.Shape != o.W.Shape || !up.W.Contiguous() {
+		return nil, nil
+	}
+	if sw.Gate != o.Out || sw.Up != up.Out || sw.Out == nil {
+		return nil, nil
+	}
+	if n, err := c.rowParts(up.W, o.W.Type.RowBytes(o.W.Shape[0])*o.W.Shape[1], o.W.Shape[2]); err != nil || len(n) != 1 {
+		return nil, nil
+	}
+	// Each output has its own writable binding while the weights and the
+	// input are read and the ids bound: none may share memory with those,
+	// nor with another output.
+	fixed := []*gpu.Tensor{o.W, up.W, o.In, in, o.IDs}
+	outs := []*gpu.Tensor{o.Out, up.Out, sw.Out}
+	for i, t := range outs {
+		if t.Type != tF32 || t.Shape != o.Out.Shape {
+			return nil, nil
+		}
+		if _, err := locOf(t); err != nil {
+			return nil, nil
+		}
+		for _, u := range append(fixed, outs[:i]...) {
+			if t.Root() == u.Root() {
+				return nil, nil
+			}
+		}
+	}
+	return up, sw
 }
