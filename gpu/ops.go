@@ -138,7 +138,7 @@ type Argmax struct{ In, Out *Tensor }
 
 // TopK writes the K largest values of each row and their indices, largest
 // first (ties: lower index first). In F32 {V, T}; IDs I32 {K, T}; Vals F32
-// {K, T}.
+// {K, T}. WebGPU takes K up to 1024.
 type TopK struct {
 	In, IDs, Vals *Tensor
 	K             int

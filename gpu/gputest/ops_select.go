@@ -183,3 +183,166 @@ func testArgmaxTopK(t *testing.T, be gpu.Backend) {
 		})
 	}
 }
+
+// topKRow makes one row of a top-k case.
+type topKRow func(e *env, V int) []float64
+
+// TopKMax is the largest K the suite asks of a top-k: the WebGPU kernel's
+// limit.
+const TopKMax = 1024
+
+// topKCases aim at the paths of a radix-select top-k: rows that fit its
+// candidate buffer at once, rows that take one to four histogram rounds,
+// and rows with more ties at the K-th value than it can gather, whose
+// lowest indices must win. V is often not a multiple of 256.
+func topKCases() []struct {
+	what string
+	V, K int
+	row  topKRow
+} {
+	random := func(e *env, V int) []float64 { return e.vals(V, 4) }
+	flat := func(e *env, V int) []float64 {
+		x := make([]float64, V)
+		for i := range x {
+			x[i] = -0.75
+		}
+		return x
+	}
+	// plateau puts n values of 5 at random places below above larger ones.
+	plateau := func(above, n int) topKRow {
+		return func(e *env, V int) []float64 {
+			x := e.vals(V, 4)
+			for k, i := range e.rng.Perm(V)[:above+n] {
+				if k < above {
+					x[i] = 5 + e.rng.Float64()
+				} else {
+					x[i] = 5
+				}
+			}
+			return x
+		}
+	}
+	negative := func(e *env, V int) []float64 {
+		x := e.vals(V, 4)
+		for i := range x {
+			x[i] = -math.Abs(x[i])
+		}
+		return x
+	}
+	// zeros: the largest values are +0 and -0, which tie.
+	zeros := func(e *env, V int) []float64 {
+		x := negative(e, V)
+		for k, i := range e.rng.Perm(V)[:24] {
+			x[i] = math.Copysign(0, float64(k%2*2-1))
+		}
+		return x
+	}
+	// masked leaves finite only a few values, fewer than K when few < K.
+	masked := func(few int) topKRow {
+		return func(e *env, V int) []float64 {
+			x := e.vals(V, 4)
+			keep := e.rng.Perm(V)[:few]
+			for i := range x {
+				x[i] = math.Inf(-1)
+			}
+			for _, i := range keep {
+				x[i] = 4 * e.rng.Float64()
+			}
+			return x
+		}
+	}
+	// close: floats a few thousand ulps apart (of both signs), equal in
+	// their top 20 bits, many repeated.
+	close := func(e *env, V int) []float64 {
+		x := make([]float64, V)
+		for i := range x {
+			b := uint32(0x3f800000 + e.rng.IntN(4000))
+			if i%3 == 0 {
+				b |= 1 << 31
+			}
+			x[i] = float64(math.Float32frombits(b))
+		}
+		return x
+	}
+	return []struct {
+		what string
+		V, K int
+		row  topKRow
+	}{
+		{"random", 1, 1, random},
+		{"random", 300, 256, random},
+		{"random", 1000, 40, random},
+		{"random", 1000, 1000, random},
+		{"random", 1025, TopKMax, random},
+		{"random", 40000, 1, random},
+		{"random", 40000, 40, random},
+		{"random", 40000, 200, random},
+		{"random", 40000, 256, random},
+		{"random", 40000, TopKMax, random},
+		{"random", 151936, 256, random},
+		{"flat", 1000, 200, flat},
+		{"flat", 40000, 256, flat},
+		{"plateau-gathered", 40000, 200, plateau(150, 300)},
+		{"plateau-many", 40000, 200, plateau(100, 3000)},
+		{"plateau-top", 40000, 40, plateau(0, 500)},
+		{"negative", 40000, 200, negative},
+		{"zeros", 5000, 40, zeros},
+		{"minus-inf", 40000, 256, masked(30000)},
+		{"minus-inf-most", 1000, 200, masked(150)},
+		{"minus-inf-most", 40000, 200, masked(30)},
+		{"close", 40000, 256, close},
+	}
+}
+
+func testTopK(t *testing.T, be gpu.Backend) {
+	for i, c := range topKCases() {
+		t.Run(name(c.what, "/V", c.V, "/K", c.K), func(t *testing.T) {
+			const T = 2
+			e := newEnv(t, be, uint64(100+i), T)
+			var x []float64
+			for range T {
+				x = append(x, c.row(e, c.V)...)
+			}
+			checkTopK(t, e, x, c.V, T, c.K, x)
+		})
+	}
+	// NaN never compares greater: where at least K values are numbers
+	// and the first K of them come before every NaN (the CPU backend's
+	// insertion keeps a NaN met while its list is short), the NaNs are
+	// never chosen.
+	t.Run("NaN", func(t *testing.T) {
+		const V, T, K = 5000, 2, 40
+		e := newEnv(t, be, 7, T)
+		x := e.vals(V*T, 4)
+		ref := append([]float64(nil), x...)
+		for i := range x {
+			if i%V >= 2*K && e.rng.IntN(10) == 0 {
+				x[i], ref[i] = math.NaN(), math.Inf(-1)
+			}
+		}
+		checkTopK(t, e, x, V, T, K, ref)
+	})
+}
+
+// checkTopK runs a TopK of x (T rows of V) and compares it with topRef of
+// ref (x itself, or x with stand-ins for what topRef cannot order): the
+// same ids in the same order, and values with the row's very bits.
+func checkTopK(t *testing.T, e *env, x []float64, V, T, K int, ref []float64) {
+	t.Helper()
+	In, xi := e.input("in", x, V, T)
+	op := &gpu.TopK{In: In, K: K, IDs: e.output("ids", gguf.I32, K, T), Vals: e.output("vals", gguf.F32, K, T)}
+	e.g.Do(op)
+	e.run(0)
+	ids, vals := readI(t, op.IDs), readF(t, op.Vals)
+	for tt := 0; tt < T; tt++ {
+		row := xi[tt*V : (tt+1)*V]
+		want := topRef(round32(ref[tt*V:(tt+1)*V]), K)
+		for k := 0; k < K; k++ {
+			got := ids[tt*K+k]
+			if got != want[k] || math.Float64bits(vals[tt*K+k]) != math.Float64bits(row[want[k]]) {
+				t.Fatalf("token %d: rank %d: id %d value %g, want id %d value %g (first ids %v, want %v)",
+					tt, k, got, vals[tt*K+k], want[k], row[want[k]], ids[tt*K:tt*K+min(K, 8)], want[:min(K, 8)])
+			}
+		}
+	}
+}

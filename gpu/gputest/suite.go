@@ -49,6 +49,7 @@ func RunOpSuiteSubset(t *testing.T, newBackend func() gpu.Backend, names []strin
 		{"Route", testRoute},
 		{"WeightedSum", testWeightedSum},
 		{"ArgmaxTopK", testArgmaxTopK},
+		{"TopK", testTopK},
 		{"Graph", testGraph},
 		{"Validation", testValidation},
 	}

@@ -3,7 +3,9 @@
 package webgpu_test
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -113,4 +115,36 @@ func BenchmarkDispatches(b *testing.B) {
 		g.Do(&gpu.Add{A: x, B: x, Out: x})
 	}
 	benchProgram(b, be, g, 0)
+}
+
+// BenchmarkTopK picks a sampled decode token's candidates from a Qwen-sized
+// vocabulary of random logits: the cost should hardly grow with K. A flat
+// row, every value tied with the K-th, is the kernel's slowest path.
+func BenchmarkTopK(b *testing.B) {
+	const V = 151936
+	r := rand.New(rand.NewPCG(3, 4))
+	random, flat := make([]byte, 4*V), make([]byte, 4*V)
+	for i := range V {
+		binary.LittleEndian.PutUint32(random[4*i:], math.Float32bits(float32(3*r.NormFloat64())))
+		binary.LittleEndian.PutUint32(flat[4*i:], math.Float32bits(-1.5))
+	}
+	for _, c := range []struct {
+		row    string
+		logits []byte
+		K      int
+	}{{"random", random, 40}, {"random", random, 200}, {"flat", flat, 200}} {
+		b.Run(fmt.Sprintf("V%d/K%d/%s", V, c.K, c.row), func(b *testing.B) {
+			be := openB(b)
+			defer be.Close()
+			in, _ := be.Alloc("logits", gguf.F32, gpu.Shape4(V, 1))
+			if err := in.Write(0, c.logits); err != nil {
+				b.Fatal(err)
+			}
+			ids, _ := be.Alloc("ids", gguf.I32, gpu.Shape4(c.K, 1))
+			vals, _ := be.Alloc("vals", gguf.F32, gpu.Shape4(c.K, 1))
+			g := gpu.NewGraph("topk", 1)
+			g.Do(&gpu.TopK{In: g.Bind("logits", in), IDs: g.Bind("ids", ids), Vals: g.Bind("vals", vals), K: c.K})
+			benchProgram(b, be, g, 4*V)
+		})
+	}
 }

@@ -182,11 +182,18 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	return nil
 }
 
+// topKMax is the largest K of the WebGPU top-k: the candidates it sorts
+// fit in 16 KiB of workgroup memory (wgsl/topk.wgsl's CAP).
+const topKMax = 1024
+
 func (c *compiler) lowerTopK(o *gpu.TopK) error {
 	if err := gpu.CheckTopK(o); err != nil {
 		return err
 	}
 	V, T, K := o.In.Shape[0], o.In.Shape[1], o.K
+	if K > topKMax {
+		return fmt.Errorf("top %d of %d values: the WebGPU top-k takes at most K = %d", K, V, topKMax)
+	}
 	ls, err := locsOf(o.In, o.IDs, o.Vals)
 	if err != nil {
 		return err

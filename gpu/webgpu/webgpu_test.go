@@ -3,6 +3,8 @@
 package webgpu_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -45,3 +47,20 @@ func TestOpsNoSubgroups(t *testing.T) {
 }
 
 func openB(b *testing.B) gpu.Backend { return open(b) }
+
+// TestTopKLimit: a K past what the kernel gathers in workgroup memory is
+// refused when the graph compiles, naming the limit, not computed wrongly.
+func TestTopKLimit(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	const V, K = 2000, gputest.TopKMax + 1
+	in, _ := be.Alloc("in", gguf.F32, gpu.Shape4(V, 1))
+	ids, _ := be.Alloc("ids", gguf.I32, gpu.Shape4(K, 1))
+	vals, _ := be.Alloc("vals", gguf.F32, gpu.Shape4(K, 1))
+	g := gpu.NewGraph("topk", 1)
+	g.Do(&gpu.TopK{In: g.Bind("in", in), IDs: g.Bind("ids", ids), Vals: g.Bind("vals", vals), K: K})
+	_, err := be.Compile(g)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(gputest.TopKMax)) {
+		t.Fatalf("top %d: %v, want an error naming the limit %d", K, err, gputest.TopKMax)
+	}
+}
