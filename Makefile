@@ -7,7 +7,7 @@ PROMPT  ?= Once upon a time
 COUNT   ?= 128
 EMBER   := bin/ember
 
-.PHONY: all build run test deps oracle vet cross fuzz clean
+.PHONY: all build run test deps oracle vet cross arm64 fuzz clean
 
 all: build
 
@@ -31,8 +31,13 @@ cross:
 	GOOS=js GOARCH=wasm $(GO) vet ./cmd/wasm ./gpu/webgpu
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./gpu/metal/... ./cmd/native
 
-test: deps vet cross
+test: deps vet cross arm64
 	$(GO) test -timeout 60m ./...
+
+# The NEON kernels run here under qemu-user (.ci/deps.sh installs it) and
+# must give the pure-Go kernels' results.
+arm64:
+	GOARCH=arm64 $(GO) test -exec qemu-aarch64 ./engine/quant
 
 fuzz:
 	$(GO) test ./engine/gguf -run '^$$' -fuzz FuzzRead -fuzztime 10m
