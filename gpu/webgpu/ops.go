@@ -213,6 +213,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if gate, up, sw := c.gateUpPair(o, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
+	if run := c.qkvRun(o, in, B, T, len(parts)); run != nil {
+		return c.lowerQKV(run, in, li, dec)
+	}
 	kind, other, out := c.epilogue(o, in)
 	lx, err := locsOf(other, out)
 	if err != nil {

@@ -1,0 +1,86 @@
+//go:build cgo || js
+
+package webgpu
+
+import "github.com/emberllm/ember/gpu"
+
+// qkvRun matches the product o followed by one or two more products of the
+// same input with weights of o's type and row length, the last two of one
+// shape: an attention block's query, key and value projections (or query
+// and key where the values' weights differ in type), which matmul_qkv
+// computes in one dispatch. Decode steps only (T = 1): larger steps take
+// the tiled products. It returns the products, o first, or nil. in is o's
+// (rounded) input; B and parts, o's batch and the bindings its weights
+// need.
+func (c *compiler) qkvRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu.MatMul {
+	if B != 1 || T != 1 || parts != 1 {
+		return nil
+	}
+	run := []*gpu.MatMul{o}
+	for _, op := range c.rest {
+		m, ok := op.(*gpu.MatMul)
+		if !ok || len(run) == 3 || m.In != o.In || m.W.Type != o.W.Type || m.W.Shape[0] != o.W.Shape[0] ||
+			m.W.Shape[2] != 1 || !m.W.Contiguous() || (len(run) == 2 && m.W.Shape != run[1].W.Shape) {
+			break
+		}
+		if ps, err := c.rowParts(m.W, m.W.Type.RowBytes(m.W.Shape[0]), m.W.Shape[1]); err != nil || len(ps) != 1 {
+			break
+		}
+		run = append(run, m)
+	}
+	if len(run) < 2 {
+		return nil
+	}
+	// Each output has its own writable binding while the weights and the
+	// input are read: none may share memory with those or another output.
+	read := []*gpu.Tensor{o.In, in}
+	for _, m := range run {
+		read = append(read, m.W)
+	}
+	for i, m := range run {
+		t := m.Out
+		if t.Type != tF32 || t.Shape != gpu.Shape4(m.W.Shape[1], 1) {
+			return nil
+		}
+		if _, err := locOf(t); err != nil {
+			return nil
+		}
+		for _, u := range read {
+			if t.Root() == u.Root() {
+				return nil
+			}
+		}
+		for _, p := range run[:i] {
+			if t.Root() == p.Out.Root() {
+				return nil
+			}
+		}
+	}
+	return run
+}
+
+// lowerQKV adds the matmul_qkv dispatch of a qkvRun; li is the input's
+// location, dec the weights' decoder.
+func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec string) error {
+	q := run[0]
+	K, rb := q.W.Shape[0], q.W.Type.RowBytes(q.W.Shape[0])
+	NQ, NK := q.W.Shape[1], run[1].W.Shape[1]
+	outs := []*gpu.Tensor{q.Out, run[1].Out, run[1].Out}
+	ws := []*gpu.Tensor{q.W, run[1].W, run[1].W}
+	if len(run) == 3 {
+		outs[2], ws[2] = run[2].Out, run[2].W
+	}
+	ls, err := locsOf(outs...)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(K, NQ, NK, 1, rb)
+	p.loc(li)
+	p.loc(ls[0])
+	p.loc(ls[1])
+	p.loc(ls[2])
+	p.u(len(run))
+	c.fused = len(run) - 1
+	return c.dispatch("matmul_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, rowGroups(NQ)+(len(run)-1)*rowGroups(NK))
+}

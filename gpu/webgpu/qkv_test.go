@@ -1,0 +1,81 @@
+//go:build cgo || js
+
+package webgpu_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/webgpu"
+)
+
+// The query, key and value products of a decode step in one dispatch
+// (matmul_qkv) give what a dispatch each gives bit for bit, for three
+// weights of one type and for two (the values' weights of another type, as
+// in the Q4_K_M mix), with and without subgroups.
+func TestQKVFused(t *testing.T) {
+	for _, noSub := range []bool{false, true} {
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wt := range weightTypes {
+			for _, vt := range []gguf.TensorType{wt, gguf.Q6_K} {
+				if vt == gguf.Q6_K && wt == gguf.Q6_K {
+					continue
+				}
+				t.Run(fmt.Sprintf("subgroups=%v/%s/v=%s", !noSub, wt, vt), func(t *testing.T) {
+					qkv(t, be, wt, vt)
+				})
+			}
+		}
+		be.Close()
+	}
+}
+
+func qkv(t *testing.T, be gpu.Backend, wt, vt gguf.TensorType) {
+	const K, NQ, NK = 512, 77, 23
+	rng := rand.New(rand.NewPCG(uint64(wt), uint64(vt)))
+	alloc := func(name string, dims ...int) gpu.Buffer {
+		b, err := be.Alloc(name, gguf.F32, gpu.Shape4(dims...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	wq := randomWeight(t, be, rng, "wq", wt, gpu.Shape4(K, NQ))
+	wk := randomWeight(t, be, rng, "wk", wt, gpu.Shape4(K, NK))
+	wv := randomWeight(t, be, rng, "wv", vt, gpu.Shape4(K, NK))
+	x := alloc("x", K, 1)
+	writeRandom(t, x, rng, K)
+	// split puts an op between the products, which keeps them apart.
+	run := func(split bool) ([3][]byte, int) {
+		g := gpu.NewGraph("attention-in", 1)
+		outs := [3]gpu.Buffer{alloc("q", NQ, 1), alloc("k", NK, 1), alloc("v", NK, 1)}
+		in := g.Bind("x", x)
+		ws := []gpu.Buffer{wq, wk, wv}
+		for i, name := range []string{"q", "k", "v"} {
+			if split && i > 0 {
+				a := g.Bind("a", alloc("a", 4))
+				g.Do(&gpu.Scale{In: a, Out: a, S: 2})
+			}
+			g.Do(&gpu.MatMul{W: g.Bind("w"+name, ws[i]), In: in, Out: g.Bind(name, outs[i])})
+		}
+		return runRead(t, be, g, outs)
+	}
+	fused, kf := run(false)
+	apart, ka := run(true)
+	// Apart: two Scales and a product each; together, one dispatch for the
+	// products of one type.
+	want := ka - 4
+	if vt != wt {
+		want = ka - 3
+	}
+	if kf > want {
+		t.Errorf("%d kernels with the products together, %d apart (two of them Scales): want at most %d", kf, ka, want)
+	}
+	sameBits(t, fused, apart)
+}
