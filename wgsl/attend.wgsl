@@ -8,13 +8,15 @@ const PER = 10u; // MAXD / 64 output values per thread
 // The score pass (attention_scores, attention_step) splits the cache into
 // SCH rows per workgroup, so long contexts spread over many workgroups;
 // SLANES threads share a row's dot product, neighbours reading
-// neighbouring words of the key.
-const SCH = 64u;
+// neighbouring words of the key. A thread waits out about SCH·DK/(2·WG)
+// loads one after another, the latency of the whole pass: with 64 rows a
+// workgroup, a decode step's attention took ~22 µs a layer on an H100.
+const SCH = 16u;
 const SLANES = 4u;
 var<workgroup> q: array<f32, 640>;
 var<workgroup> w: array<f32, 1024>;
 var<workgroup> red: array<f32, WG>;
-var<workgroup> part: array<f32, 256>; // SCH * SLANES
+var<workgroup> part: array<f32, 64>; // SCH * SLANES
 
 fn score(j: u32, kbase: u32) -> f32 {
     var s = 0.0;

@@ -594,7 +594,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 
 // scoreRows is SCH of attend.wgsl: the cache rows one workgroup of the
 // scores pass takes.
-const scoreRows = 64
+const scoreRows = 16
 
 // scoreChunks is how many workgroups of the scores pass split a cache.
 func scoreChunks(o *gpu.Attention) int { return (o.CacheK.Shape[1] + scoreRows - 1) / scoreRows }
