@@ -39,6 +39,7 @@ func RunOpSuiteSubset(t *testing.T, newBackend func() gpu.Backend, names []strin
 		{"MatMulBatched", testMatMulBatched},
 		{"MatMulStrided", testMatMulStrided},
 		{"MatMulID", testMatMulID},
+		{"RowsOf8", testRowsOf8},
 		{"Embed", testEmbed},
 		{"RMSNorm", testRMSNorm},
 		{"Rope", testRope},
