@@ -50,15 +50,21 @@ func InterleaveQ4_0(dst, src []byte, nrows, n int) {
 	if n%32 != 0 || len(src) < nrows*nb*18 || len(dst) != InterleavedQ4_0Bytes(nrows, n) {
 		panic(fmt.Sprintf("quant: InterleaveQ4_0 of %d x %d values: %d bytes into %d", nrows, n, len(src), len(dst)))
 	}
-	clear(dst)
-	for r := 0; r < nrows; r++ {
-		g, lane := r/InterleavedRows, r%InterleavedRows
+	ng := InterleavedGroups(nrows)
+	if nrows%InterleavedRows != 0 {
+		clear(dst[(ng-1)*nb*groupBlockBytes:])
+	}
+	le := binary.LittleEndian
+	for g := 0; g < ng; g++ {
+		lanes := min(InterleavedRows, nrows-g*InterleavedRows)
 		for b := 0; b < nb; b++ {
-			blk := src[(r*nb+b)*18:]
-			gb := dst[(g*nb+b)*groupBlockBytes:]
-			copy(gb[2*lane:2*lane+2], blk[:2])
-			for k := 0; k < 4; k++ {
-				copy(gb[32+64*k+4*lane:32+64*k+4*lane+4], blk[2+4*k:2+4*k+4])
+			gb := dst[(g*nb+b)*groupBlockBytes:][:groupBlockBytes]
+			for r := 0; r < lanes; r++ {
+				blk := src[((g*InterleavedRows+r)*nb+b)*18:][:18]
+				le.PutUint16(gb[2*r:], le.Uint16(blk))
+				for k := 0; k < 4; k++ {
+					le.PutUint32(gb[32+64*k+4*r:], le.Uint32(blk[2+4*k:]))
+				}
 			}
 		}
 	}
