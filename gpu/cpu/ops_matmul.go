@@ -21,9 +21,11 @@ import (
 const rowBlock = 16
 
 type quantKey struct {
-	in    *gpu.Tensor
-	at    gguf.TensorType
-	tiled bool // tiles for interleaved Q4_0 (ops_matmul_interleaved.go)
+	in *gpu.Tensor
+	at gguf.TensorType
+	// tiles for interleaved Q4_0 (ops_matmul_interleaved.go), of one
+	// column each with ones
+	tiled, ones bool
 }
 
 type quantEntry struct {
@@ -157,9 +159,13 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if err := wantDense(o.Out, "Out"); err != nil {
 		return err
 	}
+	weights := c.mem
 	if isInterleaved(o.W) {
-		c.lowerMatMulInterleaved(o, K, N, T)
-		return nil
+		if B == 1 {
+			c.lowerMatMulInterleaved(o, K, N, T)
+			return nil
+		}
+		weights = func(w *gpu.Tensor) []byte { return w.Buf.(*buffer).plain() }
 	}
 	wt := o.W.Type
 	actRef, actFn, auxFn := c.activations(o.In, wt)
@@ -176,7 +182,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		serial: N*B*T*rb < 1<<15}
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
-		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		wm, act, out := weights(o.W), actFn(), c.rows(o.Out)
 		var aux func(int) []byte
 		if cols {
 			aux = auxFn()

@@ -12,7 +12,9 @@ import (
 // reading the same input; workers then take runs of 16-row groups, and
 // each run passes every tile over a few groups at a time, whose weights
 // stay in cache meanwhile. One token (decode) is the same code with one
-// tile of one, so prefill and decode compute the same numbers.
+// tile of one, so prefill and decode compute the same numbers. Where the
+// columns of the input meet different matrices (a stack of them, or
+// experts chosen per token) every column is a tile of its own.
 
 // tileCacheBytes bounds the weights a run keeps hot across the tiles.
 const tileCacheBytes = 48 << 10
@@ -23,11 +25,20 @@ type tiling struct {
 	size, first, of []int
 }
 
-func newTiling(T int) tiling {
+// newTiling tiles T tokens as quant.TileSplit does, or with ones in tiles
+// of one token each.
+func newTiling(T int, ones bool) tiling {
+	split := quant.TileSplit(T)
+	if ones {
+		split = make([]int, T)
+		for i := range split {
+			split[i] = 1
+		}
+	}
 	var tl tiling
 	tl.of = make([]int, T)
 	j := 0
-	for i, m := range quant.TileSplit(T) {
+	for i, m := range split {
 		tl.size = append(tl.size, m)
 		tl.first = append(tl.first, j)
 		for e := j + m; j < e; j++ {
@@ -37,28 +48,28 @@ func newTiling(T int) tiling {
 	return tl
 }
 
-// tiledActivations returns the scratch holding in's tokens quantized into
-// tiles (token j's tile starts at first·TileActBytes(K)), adding the
-// quantize kernel unless the current version of in already has one.
-func (c *compiler) tiledActivations(in *gpu.Tensor) *scratch {
+// tiledActivations returns the scratch holding in's columns (its rows)
+// quantized into tiles (newTiling(in.Rows(), ones); the tile of column j
+// starts at first·TileActBytes(K)), adding the quantize kernel unless the
+// current version of in already has one.
+func (c *compiler) tiledActivations(in *gpu.Tensor, ones bool) *scratch {
 	K, T := in.Shape[0], in.Rows()
 	root := in.Root()
-	key := quantKey{in: in, at: gguf.Q4_0, tiled: true}
+	key := quantKey{in: in, at: gguf.Q4_0, tiled: true, ones: ones}
 	e := c.quants[key]
 	if e == nil || e.version != c.version[root] {
 		e = &quantEntry{s: c.newScratch(T * quant.TileActBytes(K)), version: c.version[root]}
 		c.quants[key] = e
-		c.addTileQuantize(in, e.s)
+		c.addTileQuantize(in, e.s, newTiling(T, ones))
 	}
 	return e.s
 }
 
 // addTileQuantize adds the kernel quantizing every token of in into s's
 // tiles, in runs of blocks (about four a worker).
-func (c *compiler) addTileQuantize(in *gpu.Tensor, s *scratch) {
+func (c *compiler) addTileQuantize(in *gpu.Tensor, s *scratch, tl tiling) {
 	K, T := in.Shape[0], in.Rows()
 	nb, tb := K/32, quant.TileActBytes(K)
-	tl := newTiling(T)
 	perTok := min(nb, max(1, (4*c.nth+T-1)/T))
 	seg := (nb + perTok - 1) / perTok
 	perTok = (nb + seg - 1) / seg
@@ -79,11 +90,11 @@ func (c *compiler) addTileQuantize(in *gpu.Tensor, s *scratch) {
 	c.add(k)
 }
 
-// lowerMatMulInterleaved adds the product of the interleaved weight W
+// lowerMatMulInterleaved adds the product of the interleaved matrix W
 // {K, N} with In's T tokens into Out {N, T} (both checked by lowerMatMul).
 func (c *compiler) lowerMatMulInterleaved(o *gpu.MatMul, K, N, T int) {
-	s := c.tiledActivations(o.In)
-	tl := newTiling(T)
+	s := c.tiledActivations(o.In, false)
+	tl := newTiling(T, false)
 	tb := quant.TileActBytes(K)
 	ng := quant.InterleavedGroups(N)
 	chunk := chunkFor(ng, c.nth, 1)
@@ -93,7 +104,14 @@ func (c *compiler) lowerMatMulInterleaved(o *gpu.MatMul, K, N, T int) {
 		serial: N*T*gguf.Q4_0.RowBytes(K) < 1<<15}
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
-		wm, out := c.mem(o.W), f32s(c.mem(o.Out), N*T)
+		wm, rows := c.mem(o.W), c.rows(o.Out)
+		// Out's rows may lie further apart than N floats (a view), but
+		// always evenly: a tile writes its tokens' rows one stride apart.
+		stride := 0
+		if T > 1 {
+			stride = (rows.off(1) - rows.off(0)) / 4
+		}
+		out := f32s(rows.mem, rows.off(T-1)/4+N)
 		do := func(_, u int) {
 			g0 := u * chunk
 			g1 := min(ng, g0+chunk)
@@ -101,11 +119,39 @@ func (c *compiler) lowerMatMulInterleaved(o *gpu.MatMul, K, N, T int) {
 				ge := min(g1, gs+hot)
 				for i, m := range tl.size {
 					f := tl.first[i]
-					quant.InterleavedQ4_0Dot(wm, N, K, gs, ge, s.mem[f*tb:(f+m)*tb], m, out[f*N:], N)
+					quant.InterleavedQ4_0Dot(wm, N, K, gs, ge, s.mem[f*tb:(f+m)*tb], m, out[rows.off(f)/4:], stride)
 				}
 			}
 		}
 		return eachUnit(k.serial, units, sp, do)
 	}
 	c.add(k)
+}
+
+// lowerMatMulIDInterleaved adds the expert products of MatMulID on an
+// interleaved stack of experts W {K, N, E} (shapes checked by
+// lowerMatMulID): per used expert, runs of its groups against each column
+// routed to it, one column a tile, as llama.cpp's repacked mul_mat_id
+// takes one token at a time.
+func (c *compiler) lowerMatMulIDInterleaved(o *gpu.MatMulID, K, N, E, S, T, Sin int) error {
+	s := c.tiledActivations(o.In, true)
+	plan, priv := c.addExpertPlan(o, N, E, S, T, quant.InterleavedRows)
+	tb, mb := quant.TileActBytes(K), matrixBytes(o.W.Shape)
+	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, {s: s}, {priv: priv}}, writes: refs(o.Out)}
+	sp := c.newSplitter()
+	k.build = func() func(ith, nth int) {
+		wm, out := c.mem(o.W), c.rows(o.Out)
+		return func(int, int) {
+			plan.each(sp, N, func(e, r0, r1 int, pairs []int) {
+				w := wm[e*mb : (e+1)*mb]
+				g0, g1 := r0/quant.InterleavedRows, quant.InterleavedGroups(r1)
+				for _, st := range pairs {
+					j := inColumn(st, S, Sin)
+					quant.InterleavedQ4_0Dot(w, N, K, g0, g1, s.mem[j*tb:(j+1)*tb], 1, out.out(st), 0)
+				}
+			})
+		}
+	}
+	c.add(k)
+	return nil
 }

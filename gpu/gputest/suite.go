@@ -40,6 +40,7 @@ func RunOpSuiteSubset(t *testing.T, newBackend func() gpu.Backend, names []strin
 		{"MatMulStrided", testMatMulStrided},
 		{"MatMulID", testMatMulID},
 		{"RowsOf8", testRowsOf8},
+		{"RowsOf8Stacks", testRowsOf8Stacks},
 		{"Embed", testEmbed},
 		{"RMSNorm", testRMSNorm},
 		{"Rope", testRope},
