@@ -1,7 +1,9 @@
 // Package quant holds ggml's tensor block formats: decoding (Dequantize)
 // and encoding (Quantize) of float, legacy (Q4_0..Q8_1) and k-quant
 // (Q2_K..Q8_K) blocks, plus the CPU dot kernels that read quantized weights
-// directly.
+// directly, and one layout of ggml's CPU "repack" kind: Q4_0 with sixteen
+// rows interleaved (q4_0_interleaved.go), the form the CPU backend keeps
+// copied Q4_0 matrices in.
 //
 // Block layouts are llama.cpp's (ggml-common.h), byte for byte and little
 // endian, so data moves between GGUF files, backends and this package

@@ -16,6 +16,10 @@ type buffer struct {
 	data     []byte
 	readOnly bool
 	owner    *Backend
+	// interleaved marks a Q4_0 weight stored in quant's interleaved
+	// layout (weights_interleaved.go): data is not in GGUF order and only
+	// the ops that know the layout may read it.
+	interleaved *plainCopy
 }
 
 func (b *buffer) Type() gpu.Type { return b.typ }
@@ -33,8 +37,13 @@ func (b *buffer) Write(off int, src []byte) error {
 }
 
 func (b *buffer) Read(off int, dst []byte) error {
-	if off < 0 || off > len(b.data) || len(dst) > len(b.data)-off {
-		return fmt.Errorf("cpu: read of %d bytes at %d is outside buffer %s of %d bytes", len(dst), off, b.name, len(b.data))
+	size := gpu.Bytes(b.typ, b.shape)
+	if off < 0 || off > size || len(dst) > size-off {
+		return fmt.Errorf("cpu: read of %d bytes at %d is outside buffer %s of %d bytes", len(dst), off, b.name, size)
+	}
+	if b.interleaved != nil {
+		b.readInterleaved(off, dst)
+		return nil
 	}
 	copy(dst, b.data[off:])
 	return nil

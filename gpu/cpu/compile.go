@@ -113,6 +113,9 @@ func (c *compiler) lower(op gpu.Op) error {
 		if r := t.Root(); r.Kind == gpu.Activation && !c.written[r] {
 			return fmt.Errorf("reads activation %s before any op writes it", t.Name)
 		}
+		if isInterleaved(t) && !readsInterleaved(op, t) {
+			return fmt.Errorf("reads %s, a Q4_0 weight stored interleaved, which only matmul and embed take whole", t.Name)
+		}
 	}
 	for _, t := range op.Outputs() {
 		if err := c.inGraph(t); err != nil {
@@ -456,6 +459,26 @@ func (s *splitter) each(n, chunk int, f func(lo, hi int)) {
 			return
 		}
 		f(lo, min(lo+chunk, n))
+	}
+}
+
+// eachUnit returns a kernel body calling do(worker, u) for every unit u
+// of [0, units): on worker 0 alone when serial, else spread over the
+// workers through sp one unit at a time.
+func eachUnit(serial bool, units int, sp *splitter, do func(w, u int)) func(ith, nth int) {
+	if serial {
+		return func(int, int) {
+			for u := 0; u < units; u++ {
+				do(0, u)
+			}
+		}
+	}
+	return func(ith, _ int) {
+		sp.each(units, 1, func(lo, hi int) {
+			for u := lo; u < hi; u++ {
+				do(ith, u)
+			}
+		})
 	}
 }
 

@@ -12,5 +12,7 @@
 //
 // Matrix products on quantized weights quantize the activations to 8 bits
 // per block (engine/quant's activation formats) and take integer dot
-// products against the weight blocks, as llama.cpp's CPU backend does.
+// products against the weight blocks, as llama.cpp's CPU backend does; Q4_0
+// matrices are stored sixteen rows interleaved at load, as llama.cpp
+// repacks them (weights_interleaved.go).
 package cpu

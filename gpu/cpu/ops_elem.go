@@ -339,12 +339,17 @@ func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 	c.rowKernel("embed", T, D, refs(tb, o.Tokens), refs(o.Out), func() func(w, i int) {
 		tab, ids, out := c.mem(tb), c.rows(o.Tokens), c.rows(o.Out)
 		rb, st := tb.Type.RowBytes(D), tb.Stride[1]
+		row := interleavedRows(tb, c.nth)
 		return func(w, t int) {
 			id := int(i32s(ids.mem[t*ids.st[0]:], 1)[0])
 			y := out.out(t)
 			if id < 0 || id >= V {
 				p.fail(fmt.Errorf("embed: token id %d is outside the vocabulary of %d", id, V))
 				clear(y)
+				return
+			}
+			if row != nil {
+				quant.Dequantize(tb.Type, row(w, id), y)
 				return
 			}
 			quant.Dequantize(tb.Type, tab[id*st:id*st+rb], y)

@@ -23,6 +23,9 @@ const rowBlock = 16
 type quantKey struct {
 	in *gpu.Tensor
 	at gguf.TensorType
+	// tiles for interleaved Q4_0 (ops_matmul_interleaved.go), of one
+	// column each with ones
+	tiled, ones bool
 }
 
 type quantEntry struct {
@@ -48,7 +51,7 @@ func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (r ref, act, 
 		}, nil
 	}
 	root := in.Root()
-	key := quantKey{in, at}
+	key := quantKey{in: in, at: at}
 	cols := in.Rows() >= quant.Cols && quant.ColsSupported(wt)
 	xb := 0
 	if cols {
@@ -107,20 +110,7 @@ func (c *compiler) addQuantize(in *gpu.Tensor, wt gguf.TensorType, s *scratch, x
 				quant.ColAux(wt, row, b0, b1, s.mem[base:base+xb])
 			}
 		}
-		if k.serial {
-			return func(int, int) {
-				for u := 0; u < units; u++ {
-					do(0, u)
-				}
-			}
-		}
-		return func(ith, _ int) {
-			sp.each(units, 1, func(lo, hi int) {
-				for u := lo; u < hi; u++ {
-					do(ith, u)
-				}
-			})
-		}
+		return eachUnit(k.serial, units, sp, do)
 	}
 	c.add(k)
 }
@@ -169,6 +159,14 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if err := wantDense(o.Out, "Out"); err != nil {
 		return err
 	}
+	weights := c.mem
+	if isInterleaved(o.W) {
+		if B == 1 {
+			c.lowerMatMulInterleaved(o, K, N, T)
+			return nil
+		}
+		weights = func(w *gpu.Tensor) []byte { return w.Buf.(*buffer).plain() }
+	}
 	wt := o.W.Type
 	actRef, actFn, auxFn := c.activations(o.In, wt)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
@@ -184,12 +182,12 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		serial: N*B*T*rb < 1<<15}
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
-		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		wm, act, out := weights(o.W), actFn(), c.rows(o.Out)
 		var aux func(int) []byte
 		if cols {
 			aux = auxFn()
 		}
-		do := func(u int) {
+		do := func(_, u int) {
 			b, r0 := u/perB, u%perB*chunk
 			r1 := min(N, r0+chunk)
 			base := b * wst
@@ -215,20 +213,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 				s = e - rowBlock
 			}
 		}
-		if k.serial {
-			return func(int, int) {
-				for u := 0; u < units; u++ {
-					do(u)
-				}
-			}
-		}
-		return func(int, int) {
-			sp.each(units, 1, func(lo, hi int) {
-				for u := lo; u < hi; u++ {
-					do(u)
-				}
-			})
-		}
+		return eachUnit(k.serial, units, sp, do)
 	}
 	c.add(k)
 	return nil

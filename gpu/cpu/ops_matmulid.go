@@ -45,7 +45,78 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		return err
 	}
 	wt := o.W.Type
+	if isInterleaved(o.W) {
+		return c.lowerMatMulIDInterleaved(o, K, N, E, S, T, Sin)
+	}
 	actRef, actFn, auxFn := c.activations(o.In, wt)
+	plan, priv := c.addExpertPlan(o, N, E, S, T, 1)
+	rb, wst := wt.RowBytes(K), o.W.Stride[2]
+	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, actRef, {priv: priv}}, writes: refs(o.Out)}
+	sp := c.newSplitter()
+	k.build = func() func(ith, nth int) {
+		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
+		var aux func(int) []byte
+		if auxFn != nil {
+			aux = auxFn()
+		}
+		col := func(st int) int { return inColumn(st, S, Sin) }
+		return func(int, int) {
+			plan.each(sp, N, func(e, r0, r1 int, pairs []int) {
+				base := e * wst
+				for s := r0; s < r1; s += rowBlock {
+					end := min(r1, s+rowBlock)
+					if len(pairs) == 1 {
+						end = r1
+					}
+					wrows := wm[base+s*rb : base+end*rb]
+					rest := pairs
+					// Four of the expert's tokens at a time share each
+					// unpacked weight block (prefill).
+					for ; aux != nil && len(rest) >= quant.Cols; rest = rest[quant.Cols:] {
+						var acts, auxs [quant.Cols][]byte
+						var outs [quant.Cols][]float32
+						for c, st := range rest[:quant.Cols] {
+							acts[c], auxs[c], outs[c] = act(col(st)), aux(col(st)), out.out(st)[s:end]
+						}
+						quant.VecDotCols(wt, wrows, end-s, acts, auxs, K, outs)
+					}
+					for _, st := range rest {
+						quant.VecDotRows(wt, wrows, end-s, act(col(st)), K, out.out(st)[s:end])
+					}
+					s = end - rowBlock
+				}
+			})
+		}
+	}
+	c.add(k)
+	return nil
+}
+
+// inColumn is the column of In {K, Sin, T} that pair st (slot s + S·token
+// t) reads: its own slot's, or with Sin = 1 the token's only one.
+func inColumn(st, S, Sin int) int {
+	if Sin == 1 {
+		return st / S
+	}
+	return st%S + Sin*(st/S)
+}
+
+// each calls f, for every unit this worker takes through sp, with the
+// unit's expert, its rows [r0, r1) of N and the pairs routed to it.
+func (plan *expertPlan) each(sp *splitter, N int, f func(e, r0, r1 int, pairs []int)) {
+	sp.each(len(plan.used)*plan.per, 1, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			e := plan.used[u/plan.per]
+			r0 := u % plan.per * plan.chunk
+			f(e, r0, min(N, r0+plan.chunk), plan.pairs[plan.start[e]:plan.start[e]+plan.count[e]])
+		}
+	})
+}
+
+// addExpertPlan adds the serial kernel building, at run time, the plan of
+// which (slot, token) pairs go to which expert; units of the product are
+// runs of rows, a multiple of align, of one used expert.
+func (c *compiler) addExpertPlan(o *gpu.MatMulID, N, E, S, T, align int) (*expertPlan, int) {
 	plan := &expertPlan{count: make([]int, E), start: make([]int, E), pairs: make([]int, S*T)}
 	priv := c.newPriv()
 	nth := c.nth
@@ -88,61 +159,10 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 					plan.start[e] -= fill[e]
 				}
 				nu := max(1, len(plan.used))
-				plan.chunk = min(N, chunkFor(N*nu, nth, rowBlock))
+				plan.chunk = min(N, (chunkFor(N*nu, nth, rowBlock)+align-1)/align*align)
 				plan.per = (N + plan.chunk - 1) / plan.chunk
 			}
 		}})
 
-	rb, wst := wt.RowBytes(K), o.W.Stride[2]
-	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, actRef, {priv: priv}}, writes: refs(o.Out)}
-	sp := c.newSplitter()
-	k.build = func() func(ith, nth int) {
-		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
-		var aux func(int) []byte
-		if auxFn != nil {
-			aux = auxFn()
-		}
-		col := func(st int) int {
-			if Sin == 1 {
-				return st / S
-			}
-			return st%S + Sin*(st/S)
-		}
-		return func(int, int) {
-			units := len(plan.used) * plan.per
-			sp.each(units, 1, func(lo, hi int) {
-				for u := lo; u < hi; u++ {
-					e := plan.used[u/plan.per]
-					r0 := u % plan.per * plan.chunk
-					r1 := min(N, r0+plan.chunk)
-					pairs := plan.pairs[plan.start[e] : plan.start[e]+plan.count[e]]
-					base := e * wst
-					for s := r0; s < r1; s += rowBlock {
-						end := min(r1, s+rowBlock)
-						if len(pairs) == 1 {
-							end = r1
-						}
-						wrows := wm[base+s*rb : base+end*rb]
-						rest := pairs
-						// Four of the expert's tokens at a time share each
-						// unpacked weight block (prefill).
-						for ; aux != nil && len(rest) >= quant.Cols; rest = rest[quant.Cols:] {
-							var acts, auxs [quant.Cols][]byte
-							var outs [quant.Cols][]float32
-							for c, st := range rest[:quant.Cols] {
-								acts[c], auxs[c], outs[c] = act(col(st)), aux(col(st)), out.out(st)[s:end]
-							}
-							quant.VecDotCols(wt, wrows, end-s, acts, auxs, K, outs)
-						}
-						for _, st := range rest {
-							quant.VecDotRows(wt, wrows, end-s, act(col(st)), K, out.out(st)[s:end])
-						}
-						s = end - rowBlock
-					}
-				}
-			})
-		}
-	}
-	c.add(k)
-	return nil
+	return plan, priv
 }

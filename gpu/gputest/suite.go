@@ -39,6 +39,8 @@ func RunOpSuiteSubset(t *testing.T, newBackend func() gpu.Backend, names []strin
 		{"MatMulBatched", testMatMulBatched},
 		{"MatMulStrided", testMatMulStrided},
 		{"MatMulID", testMatMulID},
+		{"RowsOf8", testRowsOf8},
+		{"RowsOf8Stacks", testRowsOf8Stacks},
 		{"Embed", testEmbed},
 		{"RMSNorm", testRMSNorm},
 		{"Rope", testRope},
