@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/gguf"
@@ -25,6 +26,10 @@ type local struct {
 	file  *gguf.Reader
 	slots chan *engine.Session
 	size  int
+
+	// pace, when set, delays every event: a browser test needs a
+	// generation on a tiny model to last long enough to stop it.
+	pace time.Duration
 
 	queued   atomic.Int64
 	maxQueue int64
@@ -60,6 +65,13 @@ func (l *local) generate(ctx context.Context, req engine.Request, emit func(engi
 		return nil, ctx.Err()
 	}
 	defer func() { l.slots <- s }()
+	if pace := l.pace; pace > 0 && emit != nil {
+		inner := emit
+		emit = func(ev engine.Event) error {
+			time.Sleep(pace)
+			return inner(ev)
+		}
+	}
 	res, err := s.Generate(ctx, req, emit)
 	if errors.Is(err, engine.ErrContextFull) {
 		return nil, &statusError{400, err.Error()}

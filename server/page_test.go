@@ -19,6 +19,8 @@ import (
 func TestServeChatPage(t *testing.T) {
 	_, thinking := tinyModels(t)
 	ts := startServer(t, Config{Parallel: 2, APIKey: "page-key"}, thinking)
+	// The tiny model would finish 480 tokens before a click could stop it.
+	ts.local.pace = 10 * time.Millisecond
 	profile := t.TempDir()
 	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.ExecPath(chromium.Require(t)),
 		chromedp.Flag("headless", "new"), chromedp.NoSandbox, chromedp.NoFirstRun,
