@@ -26,6 +26,7 @@ type Backend struct {
 	sources   map[string]*kernelSource
 	// maxBinding is Options.MaxBinding.
 	maxBinding uint64
+	noTiles    bool
 	closed     bool
 }
 

@@ -193,7 +193,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	// Tiled, gate and up stay two products, the second with the SwiGLU
 	// as its epilogue.
 	kernel, groups := "matmul", func(n int) int { return rowGroups(n) * B * T }
-	if tiled(B, T) {
+	if c.tiled(B, T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, T) }
 	} else if gate, up, sw := c.gateUpPair(o, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)

@@ -11,15 +11,19 @@ const (
 	// tiledRows and tiledTokens are TM and TT of matmul_tiled.wgsl.
 	tiledRows   = 64
 	tiledTokens = 64
-	// tiledFrom is the fewest tokens that take the tiled kernel: from
-	// about here a tile's unused token columns cost less than reading the
-	// weights once per token.
-	tiledFrom = 8
+	// tiledFrom is the fewest tokens that take the tiled kernel. A tile
+	// costs its 64 columns of arithmetic however few tokens fill it, the
+	// matvec a read of the weights per token. On an H100 a prefill's
+	// matvecs read about 1 TB/s (223 tok/s for llama3.1:8b Q4_K_M); if a
+	// tile reaches 10 to 20 TFLOP/s they meet between 13 and 25 tokens (an
+	// estimate, not a measurement). Devices of less arithmetic per byte
+	// (integrated GPUs, software) gain from tiles earlier.
+	tiledFrom = 16
 )
 
 // tiled reports whether a product of B batches of T tokens takes the
 // tiled kernel; batched weights (B > 1) keep the matvec.
-func tiled(B, T int) bool { return B == 1 && T >= tiledFrom }
+func (c *compiler) tiled(B, T int) bool { return B == 1 && T >= tiledFrom && !c.be.noTiles }
 
 // tileGroups is the number of tiled workgroups covering n rows of T tokens.
 func tileGroups(n, T int) int {

@@ -1,0 +1,96 @@
+// The multiplication of a tiled product (matmul_tiled), apart from what
+// its kernel reads and writes around it: a workgroup of 256 threads
+// multiplies TM weight rows by TT activation columns over all of K. K is
+// walked TK values at a time: the threads decode the weights' TM×TK slice
+// into workgroup memory as floats (tile_TYPE) and copy the activations'
+// TK×TT slice beside it, then each thread multiplies its 4×4 block of the
+// tile out of workgroup memory while the next slice's loads are in
+// flight. Sums run in f32 like the matvec's, in another order.
+//!use common
+const TM = 64u;
+const TT = 64u;
+const TK = 32u;
+// QUADS is the 4-wide groups of rows (and of columns) across a tile.
+const QUADS = 16u;
+
+// The slices as [k][quad]: a thread's four rows (columns) at one k are one
+// vec4, so the inner loop reads two vectors for sixteen products. 16 KiB,
+// WebGPU's default limit.
+var<workgroup> ws: array<vec4<f32>, TK * QUADS>;
+var<workgroup> xs: array<vec4<f32>, TK * QUADS>;
+
+// Acc is a thread's 4×4 block: column j's four rows in c[j].
+struct Acc { c0: vec4<f32>, c1: vec4<f32>, c2: vec4<f32>, c3: vec4<f32> }
+
+// fetch_x is eight activations of a column from element xo, k0 .. k0+7,
+// K values at element stride xs0 (zero past K).
+fn fetch_x(xo: u32, xs0: u32, k0: u32) -> Vals {
+    return Vals(vec4<f32>(x_at(xo, xs0, k0), x_at(xo, xs0, k0 + 1u), x_at(xo, xs0, k0 + 2u), x_at(xo, xs0, k0 + 3u)),
+        vec4<f32>(x_at(xo, xs0, k0 + 4u), x_at(xo, xs0, k0 + 5u), x_at(xo, xs0, k0 + 6u), x_at(xo, xs0, k0 + 7u)));
+}
+fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
+    let K = pu(0u);
+    return select(0.0, X[xo + min(k, K - 1u) * xs0], k < K);
+}
+
+// tile_product is thread li's block of the tile: rows 4(li % 16) .. +3 and
+// columns 4(li / 16) .. +3. For the loads, thread li brings the row of
+// li % TM (at byte rb of W) and the column of li % TT (at element xo of X,
+// elements xs0 apart). Call it from uniform control flow.
+fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
+    let K = pu(0u);
+    // Loading: thread li takes part lp (eight values) of its row's slice
+    // and eight k of its column: a subgroup stores 32 neighbouring rows
+    // (columns), so no two threads' stores meet in one bank.
+    let lr = li % TM;
+    let lp = li / TM;
+    let run = tile_at(lp);
+    let q = lr / 4u;
+    let c = lr % 4u;
+    // Multiplying: row quad mr, column quad mt.
+    let mr = li % QUADS;
+    let mt = li / QUADS;
+    // Accumulators are named, not an array: an array indexed in a loop
+    // may be kept in memory rather than registers.
+    var a0 = vec4<f32>(0.0);
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    var rw = fetch(rb, 0u, lp);
+    var rx = fetch_x(xo, xs0, 8u * lp);
+    for (var k0 = 0u; k0 < K; k0 += TK) {
+        let v = unpack(rw, rb, k0, lp);
+        for (var i = 0u; i < 4u; i++) {
+            ws[(run.x + i) * QUADS + q][c] = v.a[i];
+            ws[(run.y + i) * QUADS + q][c] = v.b[i];
+            xs[(8u * lp + i) * QUADS + q][c] = rx.a[i];
+            xs[(8u * lp + 4u + i) * QUADS + q][c] = rx.b[i];
+        }
+        workgroupBarrier();
+        if (k0 + TK < K) {
+            rw = fetch(rb, k0 + TK, lp);
+            rx = fetch_x(xo, xs0, k0 + TK + 8u * lp);
+        }
+        // A slice is summed on its own before it joins the total: long
+        // runs of f32 sums drift further from the matvec's (and the CPU's)
+        // than sums of sums.
+        var p0 = vec4<f32>(0.0);
+        var p1 = vec4<f32>(0.0);
+        var p2 = vec4<f32>(0.0);
+        var p3 = vec4<f32>(0.0);
+        for (var kk = 0u; kk < TK; kk++) {
+            let a = ws[kk * QUADS + mr];
+            let b = xs[kk * QUADS + mt];
+            p0 += a * b.x;
+            p1 += a * b.y;
+            p2 += a * b.z;
+            p3 += a * b.w;
+        }
+        a0 += p0;
+        a1 += p1;
+        a2 += p2;
+        a3 += p3;
+        workgroupBarrier();
+    }
+    return Acc(a0, a1, a2, a3);
+}
