@@ -47,8 +47,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (t0 >= T) { return; }
     // Rows and tokens past the edge repeat the last one; their sums are
     // dropped.
-    let rb = pu(26u) + min(n0 + li % TM, N - 1u) * pu(4u);
-    let xo = at(5u, 0u, 0u, min(t0 + li % TT, T - 1u), 0u);
+    let rb = pu(26u) + min(n0 + loaded(li), N - 1u) * pu(4u);
+    let xo = at(5u, 0u, 0u, min(t0 + loaded(li), T - 1u), 0u);
     let acc = tile_product(li, rb, xo, pu(6u));
     let t = t0 + 4u * (li / QUADS);
     let n = n0 + 4u * (li % QUADS);

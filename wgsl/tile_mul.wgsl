@@ -33,17 +33,21 @@ fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
     return select(0.0, X[xo + min(k, K - 1u) * xs0], k < K);
 }
 
+// loaded is the row (and column) of the tile whose loads thread li
+// brings: four threads a row, one part (eight values) of its slice each,
+// and eight k of the column. A subgroup's load then touches the lines of
+// a few rows (columns) rather than one line per thread; its stores meet
+// four to a bank.
+fn loaded(li: u32) -> u32 { return li / 4u; }
+
 // tile_product is thread li's block of the tile: rows 4(li % 16) .. +3 and
-// columns 4(li / 16) .. +3. For the loads, thread li brings the row of
-// li % TM (at byte rb of W) and the column of li % TT (at element xo of X,
+// columns 4(li / 16) .. +3. For the loads, thread li brings the row
+// loaded(li) (at byte rb of W) and that column (at element xo of X,
 // elements xs0 apart). Call it from uniform control flow.
 fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     let K = pu(0u);
-    // Loading: thread li takes part lp (eight values) of its row's slice
-    // and eight k of its column: a subgroup stores 32 neighbouring rows
-    // (columns), so no two threads' stores meet in one bank.
-    let lr = li % TM;
-    let lp = li / TM;
+    let lr = loaded(li);
+    let lp = li % 4u;
     let run = tile_at(lp);
     let q = lr / 4u;
     let c = lr % 4u;
