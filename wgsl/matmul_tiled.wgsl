@@ -50,8 +50,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let rb = pu(26u) + min(n0 + loaded(li), N - 1u) * pu(4u);
     let xo = at(5u, 0u, 0u, min(t0 + loaded(li), T - 1u), 0u);
     let acc = tile_product(li, rb, xo, pu(6u));
-    let t = t0 + 4u * (li / QUADS);
-    let n = n0 + 4u * (li % QUADS);
+    let mb = block(li);
+    let n = n0 + 4u * mb.x;
+    let t = t0 + 4u * mb.y;
     store(n, t, acc.c0);
     store(n, t + 1u, acc.c1);
     store(n, t + 2u, acc.c2);

@@ -40,10 +40,19 @@ fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
 // four to a bank.
 fn loaded(li: u32) -> u32 { return li / 4u; }
 
-// tile_product is thread li's block of the tile: rows 4(li % 16) .. +3 and
-// columns 4(li / 16) .. +3. For the loads, thread li brings the row
-// loaded(li) (at byte rb of W) and that column (at element xo of X,
-// elements xs0 apart). Call it from uniform control flow.
+// block is thread li's 4×4 block of the tile: its row quad (x) and column
+// quad (y). The 32 threads of a subgroup take 8 row quads by 4 column
+// quads, so each step of the inner loop reads 128 bytes of weights and 64
+// of activations from workgroup memory for them (16 by 2 quads would
+// read 256 and 32).
+fn block(li: u32) -> vec2<u32> {
+    let w = li / 32u;
+    return vec2<u32>(li % 8u + 8u * (w % 2u), (li / 8u) % 4u + 4u * (w / 2u));
+}
+
+// tile_product is thread li's block of the tile. For the loads, thread li
+// brings the row loaded(li) (at byte rb of W) and that column (at element
+// xo of X, elements xs0 apart). Call it from uniform control flow.
 fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     let K = pu(0u);
     let lr = loaded(li);
@@ -51,9 +60,9 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     let run = tile_at(lp);
     let q = lr / 4u;
     let c = lr % 4u;
-    // Multiplying: row quad mr, column quad mt.
-    let mr = li % QUADS;
-    let mt = li / QUADS;
+    let mb = block(li);
+    let mr = mb.x;
+    let mt = mb.y;
     // Accumulators are named, not an array: an array indexed in a loop
     // may be kept in memory rather than registers.
     var a0 = vec4<f32>(0.0);
