@@ -3,10 +3,9 @@
 fn b8(o: u32) -> u32 { return (W[o >> 2u] >> ((o & 3u) * 8u)) & 0xffu; }
 fn i8(o: u32) -> i32 { return (i32(b8(o)) << 24u) >> 24u; }
 // h16 reads the f16 at even byte offset o.
-fn h16(o: u32) -> f32 {
-    let w = W[o >> 2u];
-    return unpack2x16float(select(w & 0xffffu, w >> 16u, (o & 2u) != 0u)).x;
-}
+fn h16(o: u32) -> f32 { return half_in(W[o >> 2u], o); }
+// half_in is the f16 at even byte offset o from w, the word holding it.
+fn half_in(w: u32, o: u32) -> f32 { return unpack2x16float(select(w & 0xffffu, w >> 16u, (o & 2u) != 0u)).x; }
 // u32le reads 4 bytes at any offset.
 fn u32le(o: u32) -> u32 { return b8(o) | (b8(o + 1u) << 8u) | (b8(o + 2u) << 16u) | (b8(o + 3u) << 24u); }
 // w32 reads the 4 bytes at any byte offset o from the one or two words
@@ -15,8 +14,12 @@ fn u32le(o: u32) -> u32 { return b8(o) | (b8(o + 1u) << 8u) | (b8(o + 2u) << 16u
 // select.)
 fn w32(o: u32) -> u32 {
     let a = o >> 2u;
+    return join32(W[a], W[a + 1u], o);
+}
+// join32 is w32 from lo and hi, the words at o / 4 and the one after.
+fn join32(lo: u32, hi: u32, o: u32) -> u32 {
     let s = (o & 3u) * 8u;
-    return (W[a] >> s) | select(W[a + 1u] << (32u - s), 0u, s == 0u);
+    return (lo >> s) | select(hi << (32u - s), 0u, s == 0u);
 }
 
 // The four bytes of a word, each shifted right by sh and masked: nib4 gives

@@ -22,3 +22,7 @@ fn kscale_w(w: vec3<u32>, j: u32) -> vec2<f32> {
     let high = vec2<u32>((c & 15u) | ((a >> 6u) << 4u), (c >> 4u) | ((b >> 6u) << 4u));
     return vec2<f32>(select(high, low, j < 4u));
 }
+
+// kscale_dm is sub-block j's scale and minimum times the super-block's d
+// and dmin (the word dm holds both), from the scale words w.
+fn kscale_dm(dm: u32, w: vec3<u32>, j: u32) -> vec2<f32> { return unpack2x16float(dm) * kscale_w(w, j); }

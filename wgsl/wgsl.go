@@ -2,9 +2,10 @@
 // per file, named like their Metal twins in msl/. Sources are assembled
 // from pieces: a kernel file may start with lines `//!use NAME` naming
 // helper files (without .wgsl) to prepend, such as the block decoders of
-// the quantized weight types. Three lines name helpers that vary with the
+// the quantized weight types. Four lines name helpers that vary with the
 // build of a kernel: `//!decode` (decode_TYPE, the element decoder of a
-// weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec) and
+// weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec),
+// `//!tile` (tile_TYPE, a weight type's loads for the tiled product) and
 // `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
 // else reduce_shared). A line `//!twin A B` gives the kernel copies of the
 // functions reading array A that read array B instead (Twin).
@@ -42,7 +43,7 @@ func Source(name, decode string, subgroups bool) (string, error) {
 				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!use "))); err != nil {
 					return err
 				}
-			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"):
+			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"), strings.HasPrefix(line, "//!tile"):
 				if decode == "" {
 					return fmt.Errorf("wgsl: %s.wgsl needs a weight type", n)
 				}

@@ -21,6 +21,7 @@ type modelFlags struct {
 	backend string
 	verbose bool
 	mmap    bool
+	noTiles bool
 }
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
@@ -30,6 +31,7 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.backend, "backend", "auto", "backend: auto (WebGPU on a real GPU, else the CPU), cpu, webgpu")
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
 	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
+	fs.BoolVar(&m.noTiles, "no-tiles", false, "WebGPU: prefill products a token at a time (matvec) instead of tiled, to compare")
 }
 
 func (m *modelFlags) load() (*engine.Engine, error) {
@@ -40,7 +42,7 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	be, err := newBackend(m.backend, m.threads, m.mmap, m.verbose)
+	be, err := newBackend(m.backend, m.threads, m.mmap, m.noTiles, m.verbose)
 	if err != nil {
 		return nil, err
 	}
@@ -58,13 +60,13 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 // newBackend opens the named backend. auto takes WebGPU on a real GPU and
 // the CPU otherwise: a software Vulkan adapter (lavapipe, SwiftShader) is
 // slower than ember's own CPU kernels.
-func newBackend(name string, threads int, mapped, verbose bool) (gpu.Backend, error) {
+func newBackend(name string, threads int, mapped, noTiles, verbose bool) (gpu.Backend, error) {
 	cpuBackend := func() gpu.Backend { return cpu.NewWith(cpu.Options{Threads: threads, Mapped: mapped}) }
 	switch name {
 	case "cpu":
 		return cpuBackend(), nil
 	case "webgpu", "auto", "":
-		be, err := webgpu.Open(webgpu.Options{})
+		be, err := webgpu.Open(webgpu.Options{NoTiles: noTiles})
 		if err != nil {
 			if name == "webgpu" {
 				return nil, err

@@ -24,7 +24,9 @@ func productRefs(wt gguf.TensorType, w []float64, K, N, B, T int, col func(b, t 
 func testMatMul(t *testing.T, be gpu.Backend) {
 	for _, wt := range activeWeightTypes {
 		for _, K := range weightKs(wt) {
-			for _, T := range []int{1, 3, 17} {
+			// Past a few tokens, backends may take another kernel (a tiled
+			// matmul on WebGPU): 70 spans more than one tile of tokens.
+			for _, T := range []int{1, 3, 17, 70} {
 				t.Run(name(wt, "/K", K, "/T", T), func(t *testing.T) {
 					const N = 67
 					e := newEnv(t, be, uint64(K*100+T)+uint64(wt)<<20, T)
@@ -63,34 +65,41 @@ func testMatMulBatched(t *testing.T, be gpu.Backend) {
 // input (row stride), and elements two floats apart (element stride).
 func testMatMulStrided(t *testing.T, be gpu.Backend) {
 	for _, wt := range []gguf.TensorType{gguf.F32, gguf.Q4_0, gguf.Q4_K} {
-		t.Run(wt.String(), func(t *testing.T) {
-			K := weightKs(wt)[0]
-			const N, T = 33, 3
-			e := newEnv(t, be, 11+uint64(wt), T)
-			W, w := e.weight("w", wt, 1, K, N)
-			// Base {2K+8, T}; view A takes K elements from offset 8 of each
-			// row; view B takes elements 0, 2, 4, ... of each row.
-			base, xb := e.input("base", e.vals((2*K+8)*T, 1), 2*K+8, T)
-			rs := 4 * (2*K + 8)
-			va := e.g.View("va", base, 32, gpu.Shape4(K, T), &[4]int{4, rs, rs * T, rs * T})
-			vb := e.g.View("vb", base, 0, gpu.Shape4(K, T), &[4]int{8, rs, rs * T, rs * T})
-			oa := e.output("oa", gguf.F32, N, T)
-			ob := e.output("ob", gguf.F32, N, T)
-			e.g.Do(&gpu.MatMul{W: W, In: va, Out: oa})
-			e.g.Do(&gpu.MatMul{W: W, In: vb, Out: ob})
-			e.run(0)
-			colA := func(_, t int) []float64 { return xb[t*(2*K+8)+8 : t*(2*K+8)+8+K] }
-			colB := func(_, t int) []float64 {
-				c := make([]float64, K)
-				for k := range c {
-					c[k] = xb[t*(2*K+8)+2*k]
-				}
-				return c
-			}
-			checkProducts(t, "oa", readF(t, oa), productRefs(wt, w, K, N, 1, T, colA))
-			checkProducts(t, "ob", readF(t, ob), productRefs(wt, w, K, N, 1, T, colB))
-		})
+		for _, T := range []int{3, 17} {
+			t.Run(name(wt, "/T", T), func(t *testing.T) {
+				stridedProducts(t, be, wt, T)
+			})
+		}
 	}
+}
+
+// stridedProducts is one case of testMatMulStrided: T tokens of type wt.
+func stridedProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, T int) {
+	K := weightKs(wt)[0]
+	const N = 33
+	e := newEnv(t, be, 11+uint64(wt)+uint64(T)<<8, T)
+	W, w := e.weight("w", wt, 1, K, N)
+	// Base {2K+8, T}; view A takes K elements from offset 8 of each
+	// row; view B takes elements 0, 2, 4, ... of each row.
+	base, xb := e.input("base", e.vals((2*K+8)*T, 1), 2*K+8, T)
+	rs := 4 * (2*K + 8)
+	va := e.g.View("va", base, 32, gpu.Shape4(K, T), &[4]int{4, rs, rs * T, rs * T})
+	vb := e.g.View("vb", base, 0, gpu.Shape4(K, T), &[4]int{8, rs, rs * T, rs * T})
+	oa := e.output("oa", gguf.F32, N, T)
+	ob := e.output("ob", gguf.F32, N, T)
+	e.g.Do(&gpu.MatMul{W: W, In: va, Out: oa})
+	e.g.Do(&gpu.MatMul{W: W, In: vb, Out: ob})
+	e.run(0)
+	colA := func(_, t int) []float64 { return xb[t*(2*K+8)+8 : t*(2*K+8)+8+K] }
+	colB := func(_, t int) []float64 {
+		c := make([]float64, K)
+		for k := range c {
+			c[k] = xb[t*(2*K+8)+2*k]
+		}
+		return c
+	}
+	checkProducts(t, "oa", readF(t, oa), productRefs(wt, w, K, N, 1, T, colA))
+	checkProducts(t, "ob", readF(t, ob), productRefs(wt, w, K, N, 1, T, colB))
 }
 
 func testMatMulID(t *testing.T, be gpu.Backend) {

@@ -26,6 +26,8 @@ type Backend struct {
 	sources   map[string]*kernelSource
 	// maxBinding is Options.MaxBinding.
 	maxBinding uint64
+	// noTiles is Options.NoTiles.
+	noTiles bool
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool

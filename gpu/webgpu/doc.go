@@ -14,7 +14,9 @@
 // element offsets and strides passed as uniforms, so views of any offset
 // need no copies and no aligned binding offsets. Weights stay in their file
 // layout (quantized blocks) and are decoded in the kernels from 32-bit
-// loads.
+// loads. A product of one token is a matvec, reading each weight once; a
+// product of many (prefill) is tiled (ops_tiled.go), each weight read and
+// decoded once per tile of tokens into workgroup memory.
 //
 // A dispatch costs several microseconds on the device whatever it does (a
 // step's kernels depend on each other, so each waits for the last), so the
@@ -44,4 +46,7 @@ type Options struct {
 	// NoSubgroups builds the kernels without subgroup operations even where
 	// the adapter has them, as on adapters without (tests of that path).
 	NoSubgroups bool
+	// NoTiles keeps products of many tokens on the matvec, a dispatch per
+	// token, as before the tiled kernel (to compare the two).
+	NoTiles bool
 }

@@ -20,3 +20,16 @@ func TestMatvecRowsMatchKernel(t *testing.T) {
 		t.Errorf("matvec.wgsl does not declare %q", want)
 	}
 }
+
+// The grids of the tiled products count tiles as matmul_tiled.wgsl does.
+func TestTileMatchesKernel(t *testing.T) {
+	src, err := wgsl.Source("matmul_tiled", "q4_k", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("const TM = %du;", tiledRows), fmt.Sprintf("const TT = %du;", tiledTokens)} {
+		if !strings.Contains(src, want) {
+			t.Errorf("matmul_tiled.wgsl does not declare %q", want)
+		}
+	}
+}

@@ -162,11 +162,7 @@ var (
 
 func TestModelParityWithCPU(t *testing.T) {
 	dir := t.TempDir()
-	rng := rand.New(rand.NewPCG(21, 5))
-	prompt := make([]int32, 5)
-	for i := range prompt {
-		prompt[i] = int32(rng.IntN(256))
-	}
+	prompt := randomPrompt(21, 5)
 	for i, c := range []struct {
 		shape string
 		arch  synth.Arch
@@ -196,12 +192,45 @@ func TestModelParityWithCPU(t *testing.T) {
 	})
 }
 
+// randomPrompt is n token ids below 256 (every tiny model's vocabulary).
+func randomPrompt(seed uint64, n int) []int32 {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	prompt := make([]int32, n)
+	for i := range prompt {
+		prompt[i] = int32(rng.IntN(256))
+	}
+	return prompt
+}
+
+// A prompt of many tokens prefills through the tiled products; rows and
+// tokens end inside a tile.
+func TestPrefillParityWithCPU(t *testing.T) {
+	dir := t.TempDir()
+	prompt := randomPrompt(22, 37)
+	for i, c := range []struct {
+		arch synth.Arch
+		typ  string
+		b    bounds
+	}{
+		{synth.Llama, "F32", exact},
+		{synth.Llama, "Q4_K", quantized},
+		{synth.Qwen3, "Q6_K", quantized},
+		{synth.Youtu, "F16", exact},
+	} {
+		t.Run(fmt.Sprintf("%s-%s", c.arch, c.typ), func(t *testing.T) {
+			compare(t, writeTiny(t, dir, "tiny", c.arch, c.typ, uint64(90+i)), prompt, 64, c.b)
+		})
+	}
+}
+
 // Weights larger than a storage binding (browsers may allow 128 MiB) are
 // bound a range of rows at a time: a small cap splits a tiny model's
 // embeddings, products, output head and expert stacks.
 func TestSplitBindingsParityWithCPU(t *testing.T) {
 	dir := t.TempDir()
-	prompt := []int32{3, 141, 59, 26, 53}
+	// Enough tokens for the tiled products, whose row ranges follow the
+	// matvec's.
+	prompt := []int32{3, 141, 59, 26, 53, 58, 97, 93, 23, 84, 62, 64, 33, 83, 27, 95, 2, 88, 41, 97}
 	for i, c := range []struct {
 		arch  synth.Arch
 		typ   string

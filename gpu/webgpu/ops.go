@@ -210,7 +210,12 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if len(parts) > 1 && B > 1 {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
 	}
-	if gate, up, sw := c.gateUpPair(o, in, B, len(parts)); sw != nil {
+	// Tiled, gate and up stay two products, the second with the SwiGLU
+	// as its epilogue.
+	kernel, groups := "matmul", func(n int) int { return rowGroups(n) * B * T }
+	if c.tiled(B, T) {
+		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, T) }
+	} else if gate, up, sw := c.gateUpPair(o, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
 	if run := c.qkvRun(o, in, B, T, len(parts)); run != nil {
@@ -240,7 +245,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		p.loc(shiftRows(le, pt.r0))
 		p.loc(shiftRows(lf, pt.r0))
 		p.u(pt.base)
-		if err := c.dispatchPart("matmul", dec, p, false, []*gpu.Tensor{o.W, in, o.Out, other, out}, pt, rowGroups(n)*B*T); err != nil {
+		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.Out, other, out}, pt, groups(n)); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,31 @@
+//go:build cgo || js
+
+package webgpu
+
+// Prefill products take matmul_tiled.wgsl: a workgroup multiplies a tile of
+// tiledRows weight rows by tiledTokens tokens, reading and decoding each
+// weight once per tile of tokens instead of once per token. Decode (one
+// token) and short steps keep the matvec, which reads the weights at full
+// bandwidth for a single token.
+const (
+	// tiledRows and tiledTokens are TM and TT of matmul_tiled.wgsl.
+	tiledRows   = 64
+	tiledTokens = 64
+	// tiledFrom is the fewest tokens that take the tiled kernel. A tile
+	// costs its 64 columns of arithmetic however few tokens fill it, the
+	// matvec a read of the weights per token. On an H100 a prefill's
+	// matvecs read about 1 TB/s (223 tok/s for llama3.1:8b Q4_K_M); if a
+	// tile reaches 10 to 20 TFLOP/s they meet between 13 and 25 tokens (an
+	// estimate, not a measurement). Devices of less arithmetic per byte
+	// (integrated GPUs, software) gain from tiles earlier.
+	tiledFrom = 16
+)
+
+// tiled reports whether a product of B batches of T tokens takes the
+// tiled kernel; batched weights (B > 1) keep the matvec.
+func (c *compiler) tiled(B, T int) bool { return B == 1 && T >= tiledFrom && !c.be.noTiles }
+
+// tileGroups is the number of tiled workgroups covering n rows of T tokens.
+func tileGroups(n, T int) int {
+	return (n + tiledRows - 1) / tiledRows * ((T + tiledTokens - 1) / tiledTokens)
+}

@@ -1,0 +1,180 @@
+//go:build cgo && !js
+
+package webgpu_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/quant"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/cpu"
+	"github.com/emberllm/ember/gpu/webgpu"
+)
+
+// Prefill products take the tiled kernel, with the epilogues the matvec
+// fuses (the residual add; the SwiGLU after the gate and up products) and
+// with weights split across bindings, and give the CPU backend's results
+// up to the order of the f32 sums. Sizes are odd: rows and tokens end
+// inside a tile, K spans several blocks (and ends inside a slice for
+// float weights). The kernel takes no subgroup operations: one run
+// covers both builds. Native only: in the browser the op suite's products
+// already take the tiled kernel, and the browser test's time is short.
+func TestTiledProducts(t *testing.T) {
+	const N, T = 131, 70
+	cb := cpu.New(1)
+	defer cb.Close()
+	for _, capped := range []bool{false, true} {
+		var o webgpu.Options
+		if capped {
+			// Row ranges of a few dozen rows, not a multiple of a tile.
+			o.MaxBinding = 16 << 10
+		}
+		wb, err := webgpu.Open(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wt := range weightTypes {
+			K := map[int]int{1: 291, 32: 288, 256: 768}[wt.BlockSize()]
+			t.Run(fmt.Sprintf("capped=%v/%s", capped, wt), func(t *testing.T) {
+				ffn := newFFN(t, wt, K, N, T)
+				want, _ := ffn.run(t, cb)
+				got, names := ffn.run(t, wb)
+				for _, n := range names {
+					if n == "matmul" || n == "matmul_gate_up" {
+						t.Errorf("a %d-token product took the matvec (%s)", T, n)
+					}
+				}
+				tol := 1e-4
+				if wt == gguf.Q4_1 || wt == gguf.Q5_1 {
+					// The CPU takes the minimums against the activation
+					// block sums of Q8_1, stored in f16; both WebGPU
+					// kernels sum the rounded activations in f32.
+					tol = 1e-3
+				}
+				for i, what := range ffnOutputs {
+					near(t, what, got[i], want[i], tol)
+				}
+			})
+		}
+		wb.Close()
+	}
+}
+
+// ffn is a feed-forward block's products on random data: the gate and
+// up products G·x and U·x, their SwiGLU, and a product R·x with a
+// residual added.
+type ffn struct {
+	wt         gguf.TensorType
+	K, N, T    int
+	g, u, r    []byte
+	x, residue []byte
+}
+
+var ffnOutputs = []string{"gate", "up", "silu(gate)·up", "R·x", "resid+R·x"}
+
+func newFFN(t *testing.T, wt gguf.TensorType, K, N, T int) *ffn {
+	rng := rand.New(rand.NewPCG(uint64(wt), uint64(K)))
+	floats := func(n int) []byte {
+		b := make([]byte, 4*n)
+		for i := range n {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(rng.NormFloat64())))
+		}
+		return b
+	}
+	weight := func() []byte {
+		f := make([]float32, K*N)
+		for i := range f {
+			f[i] = float32(rng.NormFloat64())
+		}
+		data := make([]byte, wt.RowBytes(K)*N)
+		if err := quant.Quantize(wt, f, data); err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	return &ffn{wt: wt, K: K, N: N, T: T, g: weight(), u: weight(), r: weight(), x: floats(K * T), residue: floats(N * T)}
+}
+
+// run computes the block on be and returns its outputs and the names of
+// the kernels it took (none on the CPU backend).
+func (f *ffn) run(t *testing.T, be gpu.Backend) ([][]float32, []string) {
+	t.Helper()
+	K, N, T := f.K, f.N, f.T
+	must := func(b gpu.Buffer, err error) gpu.Buffer {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	g := gpu.NewGraph("ffn", T)
+	weight := func(name string, data []byte) *gpu.Tensor {
+		return g.Bind(name, must(be.Weight(name, f.wt, gpu.Shape4(K, N), data)))
+	}
+	outs := make([]gpu.Buffer, len(ffnOutputs))
+	o := make([]*gpu.Tensor, len(outs))
+	for i, name := range ffnOutputs {
+		outs[i] = must(be.Alloc(name, gguf.F32, gpu.Shape4(N, T)))
+		o[i] = g.Bind(name, outs[i])
+	}
+	xb, rb := must(be.Alloc("x", gguf.F32, gpu.Shape4(K, T))), must(be.Alloc("residue", gguf.F32, gpu.Shape4(N, T)))
+	for _, w := range []struct {
+		b    gpu.Buffer
+		data []byte
+	}{{xb, f.x}, {rb, f.residue}} {
+		if err := w.b.Write(0, w.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := g.Bind("x", xb)
+	g.Do(&gpu.MatMul{W: weight("g", f.g), In: x, Out: o[0]})
+	g.Do(&gpu.MatMul{W: weight("u", f.u), In: x, Out: o[1]})
+	g.Do(&gpu.SwiGLU{Gate: o[0], Up: o[1], Out: o[2]})
+	g.Do(&gpu.MatMul{W: weight("r", f.r), In: x, Out: o[3]})
+	g.Do(&gpu.Add{A: g.Bind("residue", rb), B: o[3], Out: o[4]})
+	p, err := be.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(gpu.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	res := make([][]float32, len(outs))
+	raw := make([]byte, 4*N*T)
+	for i, b := range outs {
+		if err := b.Read(0, raw); err != nil {
+			t.Fatal(err)
+		}
+		res[i] = make([]float32, N*T)
+		for j := range res[i] {
+			res[i][j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+		}
+	}
+	var names []string
+	if _, ok := be.(*webgpu.Backend); ok {
+		webgpu.KeepKernels(p, func(name string, _ int) bool {
+			names = append(names, name)
+			return false
+		})
+	}
+	return res, names
+}
+
+// near fails unless got is want within tol of the largest of want: f32
+// sums of another order.
+func near(t *testing.T, what string, got, want []float32, tol float64) {
+	t.Helper()
+	var top float64
+	for _, v := range want {
+		top = math.Max(top, math.Abs(float64(v)))
+	}
+	for i := range want {
+		if d := math.Abs(float64(got[i] - want[i])); d > tol*top || math.IsNaN(float64(got[i])) {
+			t.Fatalf("%s[%d] = %g, the CPU backend's %g (largest %g)", what, i, got[i], want[i], top)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+// The multiplication of a tiled product (matmul_tiled), apart from what
+// its kernel reads and writes around it: a workgroup of 256 threads
+// multiplies TM weight rows by TT activation columns over all of K. K is
+// walked TK values at a time: the threads decode the weights' TM×TK slice
+// into workgroup memory as floats (tile_TYPE) and copy the activations'
+// TK×TT slice beside it, then each thread multiplies its 4×4 block of the
+// tile out of workgroup memory while the next slice's loads are in
+// flight. Sums run in f32 like the matvec's, in another order.
+//!use common
+const TM = 64u;
+const TT = 64u;
+const TK = 32u;
+// QUADS is the 4-wide groups of rows (and of columns) across a tile.
+const QUADS = 16u;
+
+// The slices as [k][quad]: a thread's four rows (columns) at one k are one
+// vec4, so the inner loop reads two vectors for sixteen products. 16 KiB,
+// WebGPU's default limit.
+var<workgroup> ws: array<vec4<f32>, TK * QUADS>;
+var<workgroup> xs: array<vec4<f32>, TK * QUADS>;
+
+// Acc is a thread's 4×4 block: column j's four rows in c[j].
+struct Acc { c0: vec4<f32>, c1: vec4<f32>, c2: vec4<f32>, c3: vec4<f32> }
+
+// fetch_x is eight activations of a column from element xo, k0 .. k0+7,
+// K values at element stride xs0 (zero past K).
+fn fetch_x(xo: u32, xs0: u32, k0: u32) -> Vals {
+    return Vals(vec4<f32>(x_at(xo, xs0, k0), x_at(xo, xs0, k0 + 1u), x_at(xo, xs0, k0 + 2u), x_at(xo, xs0, k0 + 3u)),
+        vec4<f32>(x_at(xo, xs0, k0 + 4u), x_at(xo, xs0, k0 + 5u), x_at(xo, xs0, k0 + 6u), x_at(xo, xs0, k0 + 7u)));
+}
+fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
+    let K = pu(0u);
+    return select(0.0, X[xo + min(k, K - 1u) * xs0], k < K);
+}
+
+// loaded is the row (and column) of the tile whose loads thread li
+// brings: four threads a row, one part (eight values) of its slice each,
+// and eight k of the column. A subgroup's load then touches the lines of
+// a few rows (columns) rather than one line per thread; its stores meet
+// four to a bank.
+fn loaded(li: u32) -> u32 { return li / 4u; }
+
+// block is thread li's 4×4 block of the tile: its row quad (x) and column
+// quad (y). The 32 threads of a subgroup take 8 row quads by 4 column
+// quads, so each step of the inner loop reads 128 bytes of weights and 64
+// of activations from workgroup memory for them (16 by 2 quads would
+// read 256 and 32).
+fn block(li: u32) -> vec2<u32> {
+    let w = li / 32u;
+    return vec2<u32>(li % 8u + 8u * (w % 2u), (li / 8u) % 4u + 4u * (w / 2u));
+}
+
+// tile_product is thread li's block of the tile. For the loads, thread li
+// brings the row loaded(li) (at byte rb of W) and that column (at element
+// xo of X, elements xs0 apart). Call it from uniform control flow.
+fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
+    let K = pu(0u);
+    let lr = loaded(li);
+    let lp = li % 4u;
+    let run = tile_at(lp);
+    let q = lr / 4u;
+    let c = lr % 4u;
+    let mb = block(li);
+    let mr = mb.x;
+    let mt = mb.y;
+    // Accumulators are named, not an array: an array indexed in a loop
+    // may be kept in memory rather than registers.
+    var a0 = vec4<f32>(0.0);
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    var rw = fetch(rb, 0u, lp);
+    var rx = fetch_x(xo, xs0, 8u * lp);
+    for (var k0 = 0u; k0 < K; k0 += TK) {
+        let v = unpack(rw, rb, k0, lp);
+        for (var i = 0u; i < 4u; i++) {
+            ws[(run.x + i) * QUADS + q][c] = v.a[i];
+            ws[(run.y + i) * QUADS + q][c] = v.b[i];
+            xs[(8u * lp + i) * QUADS + q][c] = rx.a[i];
+            xs[(8u * lp + 4u + i) * QUADS + q][c] = rx.b[i];
+        }
+        workgroupBarrier();
+        if (k0 + TK < K) {
+            rw = fetch(rb, k0 + TK, lp);
+            rx = fetch_x(xo, xs0, k0 + TK + 8u * lp);
+        }
+        // A slice is summed on its own before it joins the total: long
+        // runs of f32 sums drift further from the matvec's (and the CPU's)
+        // than sums of sums.
+        var p0 = vec4<f32>(0.0);
+        var p1 = vec4<f32>(0.0);
+        var p2 = vec4<f32>(0.0);
+        var p3 = vec4<f32>(0.0);
+        for (var kk = 0u; kk < TK; kk++) {
+            let a = ws[kk * QUADS + mr];
+            let b = xs[kk * QUADS + mt];
+            p0 += a * b.x;
+            p1 += a * b.y;
+            p2 += a * b.z;
+            p3 += a * b.w;
+        }
+        a0 += p0;
+        a1 += p1;
+        a2 += p2;
+        a3 += p3;
+        workgroupBarrier();
+    }
+    return Acc(a0, a1, a2, a3);
+}
