@@ -93,7 +93,10 @@ func (b *builder) swiglu(x *gpu.Tensor, gate, up, down gpu.Buffer, name string) 
 	return b.matmul(down, h, name+".down")
 }
 
-// lastToken views the last token's column of x {D, T}.
+// lastToken views the last token's column of x {D, T}. Only the last
+// token's logits are wanted, so the last layer's feed-forward runs on it
+// alone, as llama.cpp does (which also makes that product a single-token
+// one with llama.cpp's single-token summation order).
 func (b *builder) lastToken(x *gpu.Tensor) *gpu.Tensor {
 	if x.Shape[1] == 1 {
 		return x

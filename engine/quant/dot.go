@@ -17,19 +17,34 @@ const maxType = 64
 // the reference the assembly is tested against (bit for bit: both sum in
 // the same order, see dot_blocks.go).
 var goDot = [maxType]dotKernel{
-	gguf.F32:  dotF32,
-	gguf.F16:  dotF16,
+	gguf.F32:  dotF32G,
+	gguf.F16:  dotF16G,
 	gguf.BF16: dotBF16,
 	gguf.Q4_0: dotQ4_0,
-	gguf.Q4_1: dotQ4_1,
-	gguf.Q5_0: dotQ5_0,
-	gguf.Q5_1: dotQ5_1,
-	gguf.Q8_0: dotQ8_0,
+	gguf.Q4_1: dotQ4_1G,
+	gguf.Q5_0: dotQ5_0G,
+	gguf.Q5_1: dotQ5_1G,
+	gguf.Q8_0: dotQ8_0G,
 	gguf.Q2_K: dotQ2_K,
 	gguf.Q3_K: dotQ3_K,
 	gguf.Q4_K: dotQ4_K,
 	gguf.Q5_K: dotQ5_K,
 	gguf.Q6_K: dotQ6_K,
+}
+
+// goGemm holds the kernels of types whose batched product llama.cpp sums
+// in another order than its single-token one (llamafile's tinyBLAS for
+// float weights); VecDotRowsBatch uses them.
+var goGemm = [maxType]dotKernel{
+	gguf.F32: gemmF32G,
+	gguf.F16: gemmF16G,
+}
+
+// ggmlOrder marks the types whose pure-Go kernels follow llama.cpp's
+// summation order (dot_ggml.go) while their assembly still has ember's
+// older order: the assembly is skipped for them until it is rewritten.
+var ggmlOrder = [maxType]bool{
+	gguf.F32: true, gguf.F16: true, gguf.Q4_1: true, gguf.Q5_0: true, gguf.Q5_1: true, gguf.Q8_0: true,
 }
 
 // asmDot holds the assembly kernels this CPU can run (filled by the
@@ -56,7 +71,7 @@ func kernel(w gguf.TensorType) dotKernel {
 	if int(w) >= maxType {
 		return nil
 	}
-	if useAsm && asmDot[w] != nil {
+	if useAsm && asmDot[w] != nil && !ggmlOrder[w] {
 		return asmDot[w]
 	}
 	return goDot[w]
@@ -68,7 +83,7 @@ func DotSupported(w gguf.TensorType) bool { return kernel(w) != nil }
 // DotAsm reports whether the kernel for weight type w is hand-written
 // assembly on this machine (for benchmarks and the CLI's diagnostics).
 func DotAsm(w gguf.TensorType) bool {
-	return int(w) < maxType && useAsm && asmDot[w] != nil
+	return int(w) < maxType && useAsm && asmDot[w] != nil && !ggmlOrder[w]
 }
 
 // VecDot returns the dot product of one weight row (type w, n elements)
@@ -86,7 +101,7 @@ func VecDotRows(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, ou
 	if len(out) < nrows {
 		panic(fmt.Sprintf("quant: VecDotRows(%s): out holds %d values, want %d", w, len(out), nrows))
 	}
-	if r := asmRows[w]; useAsm && r.k != nil && nrows > 0 {
+	if r := asmRows[w]; useAsm && r.k != nil && !ggmlOrder[w] && nrows > 0 {
 		if n == 0 {
 			clear(out[:nrows])
 			return
@@ -115,4 +130,21 @@ func checkDot(w gguf.TensorType, rows []byte, nrows int, act []byte, n int) dotK
 		panic(fmt.Sprintf("quant: dot of %d %s values: activation is %d bytes, want %d (%s)", n, w, len(act), want, ActType(w)))
 	}
 	return k
+}
+
+// VecDotRowsBatch is VecDotRows for one of several tokens of a batch: for
+// F32 and F16 weights with whole 16-value chunks it sums in llamafile's
+// order (llama.cpp multiplies batches of two or more tokens with it), for
+// other types as VecDotRows.
+func VecDotRowsBatch(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	g := goGemm[w]
+	if int(w) >= maxType || g == nil || n%16 != 0 {
+		VecDotRows(w, rows, nrows, act, n, out)
+		return
+	}
+	checkDot(w, rows, nrows, act, n)
+	rb := w.RowBytes(n)
+	for i := range out[:nrows] {
+		out[i] = g(rows[i*rb:(i+1)*rb], act, n)
+	}
 }

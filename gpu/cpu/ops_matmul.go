@@ -178,6 +178,13 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		chunk = chunkFor(N*B, c.nth, rowBlock)
 		chunk = min(chunk, N)
 	}
+	// llama.cpp multiplies two or more tokens by float weights with
+	// llamafile's kernels, which sum in another order, when the rows come
+	// in fours; one token (or other row counts) goes through its vec_dot.
+	dotRows := quant.VecDotRows
+	if T > 1 && N%4 == 0 {
+		dotRows = quant.VecDotRowsBatch
+	}
 	perB := (N + chunk - 1) / chunk
 	units := B * perB
 	k := &kernel{name: "matmul", reads: []ref{{t: o.W}, actRef}, writes: refs(o.Out),
@@ -210,7 +217,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 				}
 				for ; t < T; t++ {
 					j := b + B*t
-					quant.VecDotRows(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
+					dotRows(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
 				}
 				s = e - rowBlock
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -89,8 +90,10 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 					a, b = p, p+half
 				}
 				x0, x1 := x[a], x[b]
-				y[a] = x0*cos - x1*sin
-				y[b] = x0*sin + x1*cos
+				// llama.cpp's build fuses each rotation into one
+				// multiply-add after rounding the other product.
+				y[a] = quant.FMA32(x0, cos, -(x1 * sin))
+				y[b] = quant.FMA32(x0, sin, x1*cos)
 			}
 			if &x[0] != &y[0] {
 				copy(y[dims:], x[dims:])
