@@ -28,8 +28,8 @@ var goDot = [maxType]dotKernel{
 	gguf.Q2_K: dotQ2_K,
 	gguf.Q3_K: dotQ3_K,
 	gguf.Q4_K: dotQ4_K,
-	gguf.Q5_K: dotQ5_K,
-	gguf.Q6_K: dotQ6_K,
+	gguf.Q5_K: dotQ5_KG,
+	gguf.Q6_K: dotQ6_KG,
 }
 
 // goGemm holds the kernels of types whose batched product llama.cpp sums
@@ -45,6 +45,7 @@ var goGemm = [maxType]dotKernel{
 // older order: the assembly is skipped for them until it is rewritten.
 var ggmlOrder = [maxType]bool{
 	gguf.F32: true, gguf.F16: true, gguf.Q4_1: true, gguf.Q5_0: true, gguf.Q5_1: true, gguf.Q8_0: true,
+	gguf.Q5_K: true, gguf.Q6_K: true,
 }
 
 // asmDot holds the assembly kernels this CPU can run (filled by the
