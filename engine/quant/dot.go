@@ -44,7 +44,7 @@ var goGemm = [maxType]dotKernel{
 // summation order (dot_ggml.go) while their assembly still has ember's
 // older order: the assembly is skipped for them until it is rewritten.
 var ggmlOrder = [maxType]bool{
-	gguf.F32: true, gguf.F16: true, gguf.Q4_1: true, gguf.Q5_0: true, gguf.Q5_1: true, gguf.Q8_0: true,
+	gguf.F32: true, gguf.F16: true,
 	gguf.Q5_K: true, gguf.Q6_K: true,
 }
 
