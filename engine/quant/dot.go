@@ -27,7 +27,7 @@ var goDot = [maxType]dotKernel{
 	gguf.Q8_0: dotQ8_0G,
 	gguf.Q2_K: dotQ2_K,
 	gguf.Q3_K: dotQ3_K,
-	gguf.Q4_K: dotQ4_K,
+	gguf.Q4_K: dotQ4_KG,
 	gguf.Q5_K: dotQ5_KG,
 	gguf.Q6_K: dotQ6_KG,
 }
@@ -40,12 +40,18 @@ var goGemm = [maxType]dotKernel{
 	gguf.F16: gemmF16G,
 }
 
+// goUnrepacked holds the kernels of types whose product llama.cpp sums in
+// another order when the matrix's row count is not a multiple of 8 (it
+// repacks the others); VecDotRowsUnrepacked uses them.
+var goUnrepacked = [maxType]dotKernel{
+	gguf.Q4_K: dotQ4_KVecG,
+}
+
 // ggmlOrder marks the types whose pure-Go kernels follow llama.cpp's
 // summation order (dot_ggml.go) while their assembly still has ember's
 // older order: the assembly is skipped for them until it is rewritten.
 var ggmlOrder = [maxType]bool{
 	gguf.F32: true, gguf.F16: true,
-	gguf.Q5_K: true, gguf.Q6_K: true,
 }
 
 // asmDot holds the assembly kernels this CPU can run (filled by the
@@ -148,4 +154,32 @@ func VecDotRowsBatch(w gguf.TensorType, rows []byte, nrows int, act []byte, n in
 	for i := range out[:nrows] {
 		out[i] = g(rows[i*rb:(i+1)*rb], act, n)
 	}
+}
+
+// VecDotRowsUnrepacked is VecDotRows for a matrix whose row count is not a
+// multiple of 8, which llama.cpp does not repack: for Q4_K it sums in
+// ggml_vec_dot_q4_K_q8_K's order, for other types as VecDotRows.
+func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	g := goUnrepacked[w]
+	if int(w) >= maxType || g == nil {
+		VecDotRows(w, rows, nrows, act, n, out)
+		return
+	}
+	checkDot(w, rows, nrows, act, n)
+	rb := w.RowBytes(n)
+	for i := range out[:nrows] {
+		out[i] = g(rows[i*rb:(i+1)*rb], act, n)
+	}
+}
+
+// RowsKernel picks the product kernel llama.cpp's x86 CPU build would use
+// for a matrix of rows rows of type w times tokens activation columns.
+func RowsKernel(w gguf.TensorType, rows, tokens int) func(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	switch {
+	case rows%8 != 0 && int(w) < maxType && goUnrepacked[w] != nil:
+		return VecDotRowsUnrepacked
+	case tokens > 1 && rows%4 == 0:
+		return VecDotRowsBatch
+	}
+	return VecDotRows
 }

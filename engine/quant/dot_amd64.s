@@ -214,13 +214,15 @@ done:
 	VBROADCASTSS X4, Y4; \
 	VFMADD231PS Y3, Y4, Y9
 
-#define HSUM8 \
-	VEXTRACTF128 $1, Y9, X1; \
-	VADDPS X9, X1, X0; \
+#define FOLD8(Y, X) \
+	VEXTRACTF128 $1, Y, X1; \
+	VADDPS X, X1, X0; \
 	VMOVHLPS X0, X0, X1; \
 	VADDPS X1, X0, X0; \
 	VMOVSHDUP X0, X1; \
 	VADDSS X1, X0, X0
+
+#define HSUM8 FOLD8(Y9, X9)
 
 // func dotQ8_0AVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-40
@@ -382,6 +384,16 @@ fold:
 	MOVQ out+32(FP), R13; \
 	VPBROADCASTD dotK<>+0(SB), Y14
 
+// KEPILOGUE8 ends a super block of the kernels in llama.cpp's order,
+// whose eight float lanes are in Y11, and folds them into X0 at the end.
+#define KEPILOGUE8(wsz) \
+	ADDQ $wsz, SI; \
+	ADDQ $292, DI; \
+	DECQ CX; \
+	JNZ loop; \
+done: \
+	FOLD8(Y11, X11)
+
 #define KEPILOGUE(wsz) \
 	ADDQ $wsz, SI; \
 	ADDQ $292, DI; \
@@ -397,6 +409,7 @@ TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-40
 	JZ end
 rows:
 	ROWSTART
+	VXORPS X11, X11, X11
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -466,18 +479,24 @@ loop:
 	VPAND Y14, Y2, Y2
 	ACC32(Y1, 196, Y6, 6)
 	ACC32(Y2, 228, Y6, 7)
+	// llama.cpp's repacked Q4_K order (dotQ4_KG): the dot and the
+	// minimums each accumulate with a fused multiply-add, X0 and X11.
 	HSUMD(Y8, X8, X1)
 	VCVTDQ2PS X8, X8
 	VCVTDQ2PS X9, X9
 	VCVTPH2PS (SI), X4
 	VBROADCASTSS (DI), X5
 	VMULPS X5, X4, X4
-	VMULSS X4, X8, X8
-	VADDSS X8, X0, X0
+	VFMADD231SS X4, X8, X0
 	VMOVSHDUP X4, X4
-	VMULSS X4, X9, X9
-	VSUBSS X9, X0, X0
-	KEPILOGUE(144)
+	VFMADD231SS X4, X9, X11
+	ADDQ $144, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ loop
+done:
+	VSUBSS X11, X0, X0
+	ROWEND
 
 // func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-40
@@ -488,6 +507,8 @@ TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-40
 	JZ end
 rows:
 	ROWSTART
+	VXORPS Y11, Y11, Y11
+	VXORPS X15, X15, X15
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -585,18 +606,20 @@ loop:
 	VPOR Y3, Y2, Y2
 	ACC32(Y1, 196, Y6, 6)
 	ACC32(Y2, 228, Y6, 7)
-	HSUMD(Y8, X8, X1)
-	VCVTDQ2PS X8, X8
+	// llama.cpp's order (dotQ5_KG): the int32 lanes of Y8 go to the float
+	// lanes of Y11, the minimums to X15, both with fused multiply-adds.
+	VCVTDQ2PS Y8, Y8
 	VCVTDQ2PS X9, X9
 	VCVTPH2PS (SI), X4
 	VBROADCASTSS (DI), X5
 	VMULPS X5, X4, X4
-	VMULSS X4, X8, X8
-	VADDSS X8, X0, X0
+	VBROADCASTSS X4, Y5
+	VFMADD231PS Y8, Y5, Y11
 	VMOVSHDUP X4, X4
-	VMULSS X4, X9, X9
-	VSUBSS X9, X0, X0
-	KEPILOGUE(176)
+	VFNMADD231SS X4, X9, X15
+	KEPILOGUE8(176)
+	VADDSS X15, X0, X0
+	ROWEND
 
 // func dotQ6_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-40
@@ -606,6 +629,7 @@ TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-40
 	JZ end
 rows:
 	ROWSTART
+	VXORPS Y11, Y11, Y11
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -665,12 +689,13 @@ loop:
 	ACC16(Y4, 228, Y6, 3)
 	VPSLLD $5, Y9, Y9
 	VPSUBD Y9, Y8, Y8
-	HSUMD(Y8, X8, X1)
-	VCVTDQ2PS X8, X8
+	// llama.cpp's order (dotQ6_KG): lanes stay apart until the end.
+	VCVTDQ2PS Y8, Y8
 	Q8KSCALE(208)
-	VMULSS X4, X8, X8
-	VADDSS X8, X0, X0
-	KEPILOGUE(210)
+	VBROADCASTSS X4, Y4
+	VFMADD231PS Y8, Y4, Y11
+	KEPILOGUE8(210)
+	ROWEND
 
 // func dotQ3_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ3_KAVX2(SB), NOSPLIT, $0-40

@@ -53,3 +53,64 @@ func dotQ5_KG(w, a []byte, n int) float32 {
 	}
 	return SumLanes8((*[8]float32)(&acc)) + summs
 }
+
+// dotQ4_KG is Q4_K as llama.cpp multiplies a matrix whose row count is a
+// multiple of 8 (on x86 it repacks those, and its gemv and gemm over the
+// repacked rows compute this for every token): per super block the whole
+// integer dot and the integer minimum sum, each accumulated with a fused
+// multiply-add by its scale into its own float, subtracted at the end.
+func dotQ4_KG(w, a []byte, n int) float32 {
+	var acc, accMin float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[144*b:144*b+144], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		isum, mins := q4KBlockSums(x, y)
+		yd := q8Kd(y)
+		acc = FMA32(float32(isum), f16at(x, 0)*yd, acc)
+		accMin = FMA32(float32(mins), f16at(x, 2)*yd, accMin)
+	}
+	return acc - accMin
+}
+
+// q4KBlockSums is a Q4_K super block's scaled integer dot and Σ min·bsum.
+func q4KBlockSums(x, y []byte) (isum, mins int32) {
+	for j := 0; j < 8; j++ {
+		sc, m := q4KScaleMin(x[4:16], j)
+		mins += m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
+		qs, ys := x[16+32*(j/2):][:32], y[4+32*j:][:32]
+		var s int32
+		for l, q := range qs {
+			s += int32(q>>(4*uint(j%2))&15) * int32(int8(ys[l]))
+		}
+		isum += sc * s
+	}
+	return isum, mins
+}
+
+// dotQ4_KVecG is Q4_K through ggml_vec_dot_q4_K_q8_K (matrices llama.cpp
+// does not repack): eight lanes as Q6_K, and the minimums in four float
+// lanes, lane k taking sub-blocks 2k and 2k+1, folded as an SSE hsum.
+func dotQ4_KVecG(w, a []byte, n int) float32 {
+	var acc lanes8
+	var accMin [4]float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[144*b:144*b+144], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		var s [8]int32
+		var mins [8]int32 // per sub-block, paired below
+		for j := 0; j < 8; j++ {
+			sc, m := q4KScaleMin(x[4:16], j)
+			mins[j] = m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
+			qs := x[16+32*(j/2):][:32]
+			for l, q := range qs {
+				s[l/4] += sc * int32(q>>(4*uint(j%2))&15) * int32(int8(y[4+32*j+l]))
+			}
+		}
+		yd := q8Kd(y)
+		dmin := -yd * f16at(x, 2)
+		for k := range accMin {
+			accMin[k] = FMA32(dmin, float32(mins[2*k]+mins[2*k+1]), accMin[k])
+		}
+		acc.add(yd*f16at(x, 0), &s)
+	}
+	m := (accMin[0] + accMin[2]) + (accMin[1] + accMin[3])
+	return SumLanes8((*[8]float32)(&acc)) + m
+}

@@ -178,13 +178,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		chunk = chunkFor(N*B, c.nth, rowBlock)
 		chunk = min(chunk, N)
 	}
-	// llama.cpp multiplies two or more tokens by float weights with
-	// llamafile's kernels, which sum in another order, when the rows come
-	// in fours; one token (or other row counts) goes through its vec_dot.
-	dotRows := quant.VecDotRows
-	if T > 1 && N%4 == 0 {
-		dotRows = quant.VecDotRowsBatch
-	}
+	// The summation order follows the kernel llama.cpp would pick for this
+	// shape (a batch or one token, rows in fours or eights).
+	dotRows := quant.RowsKernel(wt, N, T)
 	perB := (N + chunk - 1) / chunk
 	units := B * perB
 	k := &kernel{name: "matmul", reads: []ref{{t: o.W}, actRef}, writes: refs(o.Out),
