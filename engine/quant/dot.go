@@ -47,13 +47,6 @@ var goUnrepacked = [maxType]dotKernel{
 	gguf.Q4_K: dotQ4_KVecG,
 }
 
-// ggmlOrder marks the types whose pure-Go kernels follow llama.cpp's
-// summation order (dot_ggml.go) while their assembly still has ember's
-// older order: the assembly is skipped for them until it is rewritten.
-var ggmlOrder = [maxType]bool{
-	gguf.F32: true, gguf.F16: true,
-}
-
 // asmDot holds the assembly kernels this CPU can run (filled by the
 // architecture's init); nil entries fall back to goDot.
 var asmDot [maxType]dotKernel
@@ -78,7 +71,7 @@ func kernel(w gguf.TensorType) dotKernel {
 	if int(w) >= maxType {
 		return nil
 	}
-	if useAsm && asmDot[w] != nil && !ggmlOrder[w] {
+	if useAsm && asmDot[w] != nil {
 		return asmDot[w]
 	}
 	return goDot[w]
@@ -90,7 +83,7 @@ func DotSupported(w gguf.TensorType) bool { return kernel(w) != nil }
 // DotAsm reports whether the kernel for weight type w is hand-written
 // assembly on this machine (for benchmarks and the CLI's diagnostics).
 func DotAsm(w gguf.TensorType) bool {
-	return int(w) < maxType && useAsm && asmDot[w] != nil && !ggmlOrder[w]
+	return int(w) < maxType && useAsm && asmDot[w] != nil
 }
 
 // VecDot returns the dot product of one weight row (type w, n elements)
@@ -108,7 +101,7 @@ func VecDotRows(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, ou
 	if len(out) < nrows {
 		panic(fmt.Sprintf("quant: VecDotRows(%s): out holds %d values, want %d", w, len(out), nrows))
 	}
-	if r := asmRows[w]; useAsm && r.k != nil && !ggmlOrder[w] && nrows > 0 {
+	if r := asmRows[w]; useAsm && r.k != nil && nrows > 0 {
 		if n == 0 {
 			clear(out[:nrows])
 			return
@@ -144,15 +137,19 @@ func checkDot(w gguf.TensorType, rows []byte, nrows int, act []byte, n int) dotK
 // order (llama.cpp multiplies batches of two or more tokens with it), for
 // other types as VecDotRows.
 func VecDotRowsBatch(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
-	g := goGemm[w]
-	if int(w) >= maxType || g == nil || n%16 != 0 {
+	if int(w) >= maxType || goGemm[w] == nil || n%16 != 0 {
 		VecDotRows(w, rows, nrows, act, n, out)
 		return
 	}
+	rowsWith(goGemm[w], w, rows, nrows, act, n, out)
+}
+
+// rowsWith is VecDotRows with kernel k.
+func rowsWith(k dotKernel, w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
 	checkDot(w, rows, nrows, act, n)
 	rb := w.RowBytes(n)
 	for i := range out[:nrows] {
-		out[i] = g(rows[i*rb:(i+1)*rb], act, n)
+		out[i] = k(rows[i*rb:(i+1)*rb], act, n)
 	}
 }
 
@@ -160,16 +157,11 @@ func VecDotRowsBatch(w gguf.TensorType, rows []byte, nrows int, act []byte, n in
 // multiple of 8, which llama.cpp does not repack: for Q4_K it sums in
 // ggml_vec_dot_q4_K_q8_K's order, for other types as VecDotRows.
 func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
-	g := goUnrepacked[w]
-	if int(w) >= maxType || g == nil {
+	if int(w) >= maxType || goUnrepacked[w] == nil {
 		VecDotRows(w, rows, nrows, act, n, out)
 		return
 	}
-	checkDot(w, rows, nrows, act, n)
-	rb := w.RowBytes(n)
-	for i := range out[:nrows] {
-		out[i] = g(rows[i*rb:(i+1)*rb], act, n)
-	}
+	rowsWith(goUnrepacked[w], w, rows, nrows, act, n, out)
 }
 
 // RowsKernel picks the product kernel llama.cpp's x86 CPU build would use

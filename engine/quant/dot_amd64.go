@@ -39,12 +39,6 @@ func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
 func dotQ6_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
-func dotF32AVX2(w, a *byte, nb, nrows int, out *float32)
-
-//go:noescape
-func dotF16AVX2(w, a *byte, nb, nrows int, out *float32)
-
-//go:noescape
 func dotBF16AVX2(w, a *byte, nb, nrows int, out *float32)
 
 func dotCPUID(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
@@ -119,8 +113,6 @@ func init() {
 	reg(gguf.Q4_K, dotQ4_KAVX2, 256)
 	reg(gguf.Q5_K, dotQ5_KAVX2, 256)
 	reg(gguf.Q6_K, dotQ6_KAVX2, 256)
-	reg(gguf.F32, dotF32AVX2, 1)
-	reg(gguf.F16, dotF16AVX2, 1)
 	reg(gguf.BF16, dotBF16AVX2, 1)
 }
 

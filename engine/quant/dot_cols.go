@@ -46,7 +46,7 @@ var asmCols [maxType]colsKernel
 // columns at once for weight type w on this machine; without one it still
 // works, one column at a time.
 func ColsSupported(w gguf.TensorType) bool {
-	return int(w) < maxType && useAsm && asmCols[w] != nil && !ggmlOrder[w] && !colsOldOrder[w]
+	return int(w) < maxType && useAsm && asmCols[w] != nil && !colsOldOrder[w]
 }
 
 // colsOldOrder marks four-column kernels that still sum in ember's former

@@ -2,7 +2,7 @@ package quant
 
 import (
 	"encoding/binary"
-	"math"
+	"unsafe"
 )
 
 // Dot kernels in the order of llama.cpp's x86 CPU build (AVX-512 zen4
@@ -92,36 +92,57 @@ func dotQ5_1G(w, a []byte, n int) float32 {
 
 // Float weights: a single token as ggml_vec_dot_f32/f16 (DotF16Vec's
 // order), a batch as tinyBLAS (DotGemm16). The activation of F16 weights
-// is already rounded to F16 (QuantizeAct), as ggml converts it.
+// is already rounded to F16 (QuantizeAct), as ggml converts it. F16 rows
+// are widened 64 values at a time into a buffer on the stack.
 
 func dotF32G(w, a []byte, n int) float32 {
-	return DotF16Vec(floatsF32(w, n), floatsF32(a, n))
-}
-
-func dotF16G(w, a []byte, n int) float32 {
-	return DotF16Vec(floatsF16(w, n), floatsF32(a, n))
+	return DotF16Vec(f32View(w, n), f32View(a, n))
 }
 
 func gemmF32G(w, a []byte, n int) float32 {
-	return DotGemm16(floatsF32(w, n), floatsF32(a, n))
+	return DotGemm16(f32View(w, n), f32View(a, n))
+}
+
+func dotF16G(w, a []byte, n int) float32 {
+	y := f32View(a, n)
+	np := n &^ 63
+	var acc [64]float32
+	var buf [64]float32
+	for i := 0; i < np; i += 64 {
+		widenF16(buf[:], w[2*i:])
+		FMALanes(acc[:], buf[:], y[i:i+64])
+	}
+	sum := float64(FoldLanes64(&acc))
+	for i := np; i < n; i++ {
+		sum += float64(f16Fast(binary.LittleEndian.Uint16(w[2*i:])) * y[i])
+	}
+	return float32(sum)
 }
 
 func gemmF16G(w, a []byte, n int) float32 {
-	return DotGemm16(floatsF16(w, n), floatsF32(a, n))
+	y := f32View(a, n)
+	var acc [16]float32
+	var buf [64]float32
+	for i := 0; i < n; i += 64 {
+		k := min(64, n-i)
+		widenF16(buf[:k], w[2*i:])
+		FMALanes(acc[:], buf[:k], y[i:i+k])
+	}
+	return SumLanes16(&acc)
 }
 
-func floatsF32(b []byte, n int) []float32 {
-	out := make([]float32, n)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+func widenF16(dst []float32, b []byte) {
+	for i := range dst {
+		dst[i] = f16Fast(binary.LittleEndian.Uint16(b[2*i:]))
 	}
-	return out
 }
 
-func floatsF16(b []byte, n int) []float32 {
-	out := make([]float32, n)
-	for i := range out {
-		out[i] = f16Fast(binary.LittleEndian.Uint16(b[2*i:]))
+// f32View reads b's first 4n bytes as float32 values in place (weights
+// and activations are 4-byte aligned).
+func f32View(b []byte, n int) []float32 {
+	if n == 0 {
+		return nil
 	}
-	return out
+	_ = b[4*n-1]
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }

@@ -187,8 +187,8 @@ func TestVecDotAsmMatchesGo(t *testing.T) {
 	n := 0
 	for seed := uint64(10); seed < 13; seed++ {
 		for _, c := range makeDotCases(seed) {
-			if asmDot[c.t] == nil || ggmlOrder[c.t] {
-				continue // no assembly, or assembly not yet in llama.cpp's order (unused)
+			if asmDot[c.t] == nil {
+				continue
 			}
 			rb := c.t.RowBytes(c.n)
 			for i := 0; i < c.nrows; i++ {
@@ -203,7 +203,7 @@ func TestVecDotAsmMatchesGo(t *testing.T) {
 	}
 	var have []string
 	for _, ty := range dotTypes {
-		if asmDot[ty] != nil && !ggmlOrder[ty] {
+		if asmDot[ty] != nil {
 			have = append(have, ty.String())
 		}
 	}
@@ -248,7 +248,7 @@ func TestVecDotExtremes(t *testing.T) {
 			if math.Abs(float64(g)-ref) > 64*0x1p-24*abs+q81SumError(ty, w, act, n) {
 				t.Errorf("%s go: %g vs reference %g", ty, g, ref)
 			}
-			if k := asmDot[ty]; k != nil && !ggmlOrder[ty] {
+			if k := asmDot[ty]; k != nil {
 				if got := k(w, act, n); math.Float32bits(got) != math.Float32bits(g) {
 					t.Errorf("%s trial %d: asm %g != go %g", ty, trial, got, g)
 				}

@@ -31,16 +31,9 @@ func DotF16Vec(x, y []float32) float32 {
 	n := len(x)
 	y = y[:n]
 	np := n &^ 63
-	var acc [4][16]float32
-	for i := 0; i < np; i += 64 {
-		for j := range acc {
-			xs, ys := x[i+16*j:][:16], y[i+16*j:][:16]
-			for l := range xs {
-				acc[j][l] = FMA32(xs[l], ys[l], acc[j][l])
-			}
-		}
-	}
-	sum := float64(foldAcc4(&acc))
+	var acc [64]float32
+	FMALanes(acc[:], x[:np], y[:np])
+	sum := float64(FoldLanes64(&acc))
 	for i := np; i < n; i++ {
 		sum += float64(x[i] * y[i])
 	}
@@ -67,12 +60,7 @@ func DotGemm16(x, y []float32) float32 {
 	n := len(x)
 	y = y[:n]
 	var acc [16]float32
-	for i := 0; i < n; i += 16 {
-		xs, ys := x[i:i+16], y[i:i+16]
-		for l := range xs {
-			acc[l] = FMA32(xs[l], ys[l], acc[l])
-		}
-	}
+	FMALanes(acc[:], x, y)
 	return SumLanes16(&acc)
 }
 

@@ -107,24 +107,32 @@ func (w *attnScratch) softmax(n int, f16 bool) {
 }
 
 // weighted writes y[d] = Σ_j weight_j·value_j[d] over the first n
-// positions, position j going to accumulator lane j % lanes as in ggml's
-// product over the transposed value cache.
+// positions, position j going to summation lane j % lanes as in ggml's
+// product over the transposed value cache. Each lane is a row of acc, so
+// a position is one fused multiply-add of a value row into a lane row.
 func (w *attnScratch) weighted(y []float32, n int, row func(j int) []byte, t gguf.TensorType) {
-	L := w.order.lanes()
-	acc := w.acc[:len(y)*L]
+	L, D := w.order.lanes(), len(y)
+	acc := w.acc[:L*D]
 	clear(acc)
 	for j := 0; j < n; j++ {
-		p, v, l := w.sc[j], w.widen(row(j), t, len(y)), j%L
-		for d, x := range v {
-			acc[d*L+l] = quant.FMA32(p, x, acc[d*L+l])
+		lane := acc[j%L*D : (j%L+1)*D]
+		if t == tF16 {
+			quant.FMAScaledF16(lane, w.sc[j], row(j)[:2*D])
+			continue
+		}
+		for d, x := range f32s(row(j), D) {
+			lane[d] = quant.FMA32(w.sc[j], x, lane[d])
 		}
 	}
+	var lanes [64]float32
 	for d := range y {
-		a := acc[d*L : (d+1)*L]
+		for l := 0; l < L; l++ {
+			lanes[l] = acc[l*D+d]
+		}
 		if L == 16 {
-			y[d] = quant.SumLanes16((*[16]float32)(a))
+			y[d] = quant.SumLanes16((*[16]float32)(lanes[:16]))
 		} else {
-			y[d] = quant.FoldLanes64((*[64]float32)(a))
+			y[d] = quant.FoldLanes64(&lanes)
 		}
 	}
 }

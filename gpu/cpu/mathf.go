@@ -50,8 +50,6 @@ func expf(x float32) float32 {
 	return y * math.Float32frombits(uint32(n+127)<<23)
 }
 
-func silu(x float32) float32 { return x / (1 + expf(-x)) }
-
 func sigmoid(x float32) float32 { return 1 / (1 + expf(-x)) }
 
 // f16Table widens every half-precision value (256 KiB, as ggml keeps one):

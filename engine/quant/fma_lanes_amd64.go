@@ -1,0 +1,17 @@
+package quant
+
+//go:noescape
+func fmaLanes16AVX2(acc, x, y *float32, n int)
+
+//go:noescape
+func fmaLanes64AVX2(acc, x, y *float32, n int)
+
+var hasFMALanesAsm = hasAVX2()
+
+func fmaLanesAsm(acc, x, y *float32, n, lanes int) {
+	if lanes == 16 {
+		fmaLanes16AVX2(acc, x, y, n)
+		return
+	}
+	fmaLanes64AVX2(acc, x, y, n)
+}

@@ -1,0 +1,75 @@
+// acc[i % L] = fma(x[i], y[i], acc[i % L]) in order, the L lanes held in
+// YMM registers (two for 16 lanes, eight for 64): each lane's chain of
+// fused multiply-adds is the Go loop's, so the results agree bit for bit.
+
+#include "textflag.h"
+
+// func fmaLanes16AVX2(acc, x, y *float32, n int)
+TEXT ·fmaLanes16AVX2(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $4, CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+loop16:
+	VMOVUPS 0(SI), Y8
+	VMOVUPS 32(SI), Y9
+	VFMADD231PS 0(DX), Y8, Y0
+	VFMADD231PS 32(DX), Y9, Y1
+	ADDQ $64, SI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ loop16
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func fmaLanes64AVX2(acc, x, y *float32, n int)
+TEXT ·fmaLanes64AVX2(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $6, CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+loop64:
+	VMOVUPS 0(SI), Y8
+	VMOVUPS 32(SI), Y9
+	VMOVUPS 64(SI), Y10
+	VMOVUPS 96(SI), Y11
+	VFMADD231PS 0(DX), Y8, Y0
+	VFMADD231PS 32(DX), Y9, Y1
+	VFMADD231PS 64(DX), Y10, Y2
+	VFMADD231PS 96(DX), Y11, Y3
+	VMOVUPS 128(SI), Y8
+	VMOVUPS 160(SI), Y9
+	VMOVUPS 192(SI), Y10
+	VMOVUPS 224(SI), Y11
+	VFMADD231PS 128(DX), Y8, Y4
+	VFMADD231PS 160(DX), Y9, Y5
+	VFMADD231PS 192(DX), Y10, Y6
+	VFMADD231PS 224(DX), Y11, Y7
+	ADDQ $256, SI
+	ADDQ $256, DX
+	DECQ CX
+	JNZ loop64
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VZEROUPPER
+	RET

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package quant
+
+const hasFMALanesAsm = false
+
+func fmaLanesAsm(acc, x, y *float32, n, lanes int) {}
