@@ -93,15 +93,24 @@ func (b *builder) swiglu(x *gpu.Tensor, gate, up, down gpu.Buffer, name string) 
 	return b.matmul(down, h, name+".down")
 }
 
-// lastToken views the last token's column of x {D, T}. Only the last
-// token's logits are wanted, so the last layer's feed-forward runs on it
-// alone, as llama.cpp does (which also makes that product a single-token
-// one with llama.cpp's single-token summation order).
+// lastToken views the last token's column of x {D, T}.
 func (b *builder) lastToken(x *gpu.Tensor) *gpu.Tensor {
 	if x.Shape[1] == 1 {
 		return x
 	}
 	return b.g.View("last", x, (x.Shape[1]-1)*x.Stride[1], gpu.Shape4(x.Shape[0], 1), nil)
+}
+
+// afterAttention returns the residual x after layer l's attention: the
+// last token's column alone in the last of layers layers. Only the last
+// token's logits are wanted, so the last layer's feed-forward runs on it
+// alone, as in llama.cpp (which also makes its products single-token ones,
+// with llama.cpp's single-token summation order).
+func (b *builder) afterAttention(l, layers int, x *gpu.Tensor) *gpu.Tensor {
+	if l == layers-1 {
+		return b.lastToken(x)
+	}
+	return x
 }
 
 // head is the output: the last token's hidden state, normed and projected

@@ -191,7 +191,7 @@ func (n *deepseek2) build(b *builder, tokens *gpu.Tensor) {
 	for l := range n.layers {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
-		x = b.add(x, b.matmul(L.wo, n.mla(b, l, h, L), "attn_output"))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, n.mla(b, l, h, L), "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		if L.moe != nil {
 			x = b.add(x, b.moe(h, L.moe, n.route))

@@ -80,10 +80,7 @@ func (n *llama) build(b *builder, tokens *gpu.Tensor) {
 	for l, L := range n.layers {
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
 		a := b.gqa(l, h, L.wq, L.wk, L.wv, L.qNorm, L.kNorm, n.ropeFreqs, c.RopeNeoX)
-		x = b.add(x, b.matmul(L.wo, a, "attn_output"))
-		if l == len(n.layers)-1 {
-			x = b.lastToken(x)
-		}
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, a, "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		x = b.add(x, b.swiglu(h, L.gate, L.up, L.down, "ffn"))
 	}

@@ -179,8 +179,14 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		chunk = min(chunk, N)
 	}
 	// The summation order follows the kernel llama.cpp would pick for this
-	// shape (a batch or one token, rows in fours or eights).
-	dotRows := quant.RowsKernel(wt, N, T)
+	// shape (a batch or one token, rows in fours or eights). It sends a
+	// strided batch against F32 weights to its single-token kernel (only
+	// other types copy such a batch into a packed buffer first).
+	batch := T
+	if wt == tF32 && !o.In.Contiguous() {
+		batch = 1
+	}
+	dotRows := quant.RowsKernel(wt, N, batch)
 	perB := (N + chunk - 1) / chunk
 	units := B * perB
 	k := &kernel{name: "matmul", reads: []ref{{t: o.W}, actRef}, writes: refs(o.Out),
