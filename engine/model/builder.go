@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
@@ -119,3 +120,8 @@ func (b *builder) head(x *gpu.Tensor, norm, output gpu.Buffer) {
 	x = b.rmsnorm(b.lastToken(x), norm, "output_norm")
 	b.g.Do(&gpu.MatMul{W: b.w(output, "output"), In: x, Out: b.logits})
 }
+
+// attnScale is 1/sqrt(d) as llama.cpp computes it, in float32 (sqrtf,
+// then a float division), which can be an ulp away from the correctly
+// rounded value; the scores it scales feed F16 roundings.
+func attnScale(d int) float32 { return 1 / float32(math.Sqrt(float64(d))) }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/emberllm/ember/gpu"
 )
@@ -103,6 +102,6 @@ func (n *olmoe) attention(b *builder, l int, h *gpu.Tensor, L *olmoeLayer) *gpu.
 	b.g.Do(&gpu.KVStore{K: k, V: v, CacheK: ck, CacheV: cv})
 	out := b.act("attn", hd, c.Heads, T)
 	b.g.Do(&gpu.Attention{Q: q, CacheK: ck, CacheV: cv, Out: out, HKV: c.KVHeads, DV: hd,
-		Scale: float32(1 / math.Sqrt(float64(hd)))})
+		Scale: attnScale(hd)})
 	return b.g.Reshape(out, hd*c.Heads, T)
 }

@@ -90,13 +90,13 @@ func dotQ5_1G(w, a []byte, n int) float32 {
 	return SumLanes8((*[8]float32)(&acc)) + summs
 }
 
-// Float weights: a single token as ggml_vec_dot_f32/f16 (DotF16Vec's
-// order), a batch as tinyBLAS (DotGemm16). The activation of F16 weights
+// Float weights: a single token as ggml_vec_dot_f32/f16 (DotF32Vec's and
+// DotF16Vec's orders), a batch as tinyBLAS (DotGemm16). The activation of F16 weights
 // is already rounded to F16 (QuantizeAct), as ggml converts it. F16 rows
 // are widened 64 values at a time into a buffer on the stack.
 
 func dotF32G(w, a []byte, n int) float32 {
-	return DotF16Vec(f32View(w, n), f32View(a, n))
+	return DotF32Vec(f32View(w, n), f32View(a, n))
 }
 
 func gemmF32G(w, a []byte, n int) float32 {

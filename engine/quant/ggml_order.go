@@ -40,6 +40,35 @@ func DotF16Vec(x, y []float32) float32 {
 	return float32(sum)
 }
 
+// DotF32Vec is ggml_vec_dot_f32's order: DotF16Vec's four accumulators,
+// then the values past the last whole step added to the float32 sum as
+// its compiled loop does: 16 and then 8 at a time as rounded products
+// added in turn, the last few with fused multiply-adds.
+func DotF32Vec(x, y []float32) float32 {
+	n := len(x)
+	y = y[:n]
+	np := n &^ 63
+	var acc [64]float32
+	FMALanes(acc[:], x[:np], y[:np])
+	sum := FoldLanes64(&acc)
+	i := np
+	for ; n-i >= 16; i += 16 {
+		for k := i; k < i+16; k++ {
+			sum += x[k] * y[k]
+		}
+	}
+	if n-i >= 8 {
+		for k := i; k < i+8; k++ {
+			sum += x[k] * y[k]
+		}
+		i += 8
+	}
+	for ; i < n; i++ {
+		sum = FMA32(x[i], y[i], sum)
+	}
+	return sum
+}
+
 // foldAcc4 is GGML_F32x16_REDUCE of four accumulators.
 func foldAcc4(acc *[4][16]float32) float32 {
 	for l := 0; l < 16; l++ {
