@@ -30,10 +30,8 @@ func SumLanes8(a *[8]float32) float32 {
 func DotF16Vec(x, y []float32) float32 {
 	n := len(x)
 	y = y[:n]
-	np := n &^ 63
-	var acc [64]float32
-	FMALanes(acc[:], x[:np], y[:np])
-	sum := float64(FoldLanes64(&acc))
+	head, np := vecSteps(x, y)
+	sum := float64(head)
 	for i := np; i < n; i++ {
 		sum += float64(x[i] * y[i])
 	}
@@ -47,11 +45,7 @@ func DotF16Vec(x, y []float32) float32 {
 func DotF32Vec(x, y []float32) float32 {
 	n := len(x)
 	y = y[:n]
-	np := n &^ 63
-	var acc [64]float32
-	FMALanes(acc[:], x[:np], y[:np])
-	sum := FoldLanes64(&acc)
-	i := np
+	sum, i := vecSteps(x, y)
 	for ; n-i >= 16; i += 16 {
 		for k := i; k < i+16; k++ {
 			sum += x[k] * y[k]
@@ -67,6 +61,16 @@ func DotF32Vec(x, y []float32) float32 {
 		sum = FMA32(x[i], y[i], sum)
 	}
 	return sum
+}
+
+// vecSteps is the vectorised part of ggml's single-token float dots: the
+// whole 64-value steps of x·y in four 16-lane accumulators, folded; np is
+// the number of values it took.
+func vecSteps(x, y []float32) (sum float32, np int) {
+	np = len(x) &^ 63
+	var acc [64]float32
+	FMALanes(acc[:], x[:np], y[:np])
+	return FoldLanes64(&acc), np
 }
 
 // foldAcc4 is GGML_F32x16_REDUCE of four accumulators.
