@@ -41,8 +41,8 @@ var goGemm = [maxType]dotKernel{
 }
 
 // goUnrepacked holds the kernels of types whose product llama.cpp sums in
-// another order when the matrix's row count is not a multiple of 8 (it
-// repacks the others); VecDotRowsUnrepacked uses them.
+// another order when it does not repack the matrix (see RowsKernel);
+// VecDotRowsUnrepacked uses them.
 var goUnrepacked = [maxType]dotKernel{
 	gguf.Q4_K: dotQ4_KVecG,
 }
@@ -153,8 +153,8 @@ func rowsWith(k dotKernel, w gguf.TensorType, rows []byte, nrows int, act []byte
 	}
 }
 
-// VecDotRowsUnrepacked is VecDotRows for a matrix whose row count is not a
-// multiple of 8, which llama.cpp does not repack: for Q4_K it sums in
+// VecDotRowsUnrepacked is VecDotRows for a matrix llama.cpp does not
+// repack (see RowsKernel): for Q4_K it sums in
 // ggml_vec_dot_q4_K_q8_K's order, for other types as VecDotRows.
 func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
 	if int(w) >= maxType || goUnrepacked[w] == nil {
@@ -164,12 +164,39 @@ func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte,
 	rowsWith(goUnrepacked[w], w, rows, nrows, act, n, out)
 }
 
+// goRepackedGemm holds the kernels of types whose repacked matrices
+// llama.cpp multiplies by groups of four tokens in another order than by
+// a single token; VecDotRowsRepackedGemm uses them.
+var goRepackedGemm = [maxType]dotKernel{
+	gguf.Q4_K: dotQ4_KGemmG,
+}
+
+// VecDotRowsRepackedGemm is VecDotRows for a token of a group of four
+// multiplied by a repacked matrix (row count a multiple of 8): for Q4_K
+// in the order of llama.cpp's gemm, for other types as VecDotRows.
+func VecDotRowsRepackedGemm(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	if int(w) >= maxType || goRepackedGemm[w] == nil {
+		VecDotRows(w, rows, nrows, act, n, out)
+		return
+	}
+	rowsWith(goRepackedGemm[w], w, rows, nrows, act, n, out)
+}
+
 // RowsKernel picks the product kernel llama.cpp's x86 CPU build would use
-// for a matrix of rows rows of type w times tokens activation columns.
-func RowsKernel(w gguf.TensorType, rows, tokens int) func(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+// for token t of tokens activation columns against a matrix of rows rows
+// of type w. It repacks the matrices it can (a plain matrix or a stack of
+// experts, not a batch of per-head matrices: repackable) whose rows come
+// in eights, and takes their tokens in groups of four and the rest one by
+// one; float matrices with rows in fours take batches of two or more in
+// llamafile's order.
+func RowsKernel(w gguf.TensorType, repackable bool, rows, tokens, t int) func(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	repacked := repackable && rows%8 == 0
 	switch {
-	case rows%8 != 0 && int(w) < maxType && goUnrepacked[w] != nil:
+	case int(w) >= maxType:
+	case !repacked && goUnrepacked[w] != nil:
 		return VecDotRowsUnrepacked
+	case repacked && goRepackedGemm[w] != nil && t < tokens&^3:
+		return VecDotRowsRepackedGemm
 	case tokens > 1 && rows%4 == 0:
 		return VecDotRowsBatch
 	}

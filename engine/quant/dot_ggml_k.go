@@ -71,17 +71,42 @@ func dotQ4_KG(w, a []byte, n int) float32 {
 	return acc - accMin
 }
 
+// dotQ4_KGemmG is Q4_K as llama.cpp's repacked gemm computes it for each
+// token of a group of four: like dotQ4_KG, but the dot and the minimums
+// are fused into their floats once per pair of 32-value sub-blocks.
+func dotQ4_KGemmG(w, a []byte, n int) float32 {
+	var acc, accMin float32
+	for b := 0; b < n/256; b++ {
+		x, y := w[144*b:144*b+144], a[q8KBytes*b:q8KBytes*b+q8KBytes]
+		yd := q8Kd(y)
+		d, dmin := f16at(x, 0)*yd, f16at(x, 2)*yd
+		for j := 0; j < 8; j += 2 {
+			s0, m0 := q4KSubBlock(x, y, j)
+			s1, m1 := q4KSubBlock(x, y, j+1)
+			acc = FMA32(float32(s0+s1), d, acc)
+			accMin = FMA32(float32(m0+m1), dmin, accMin)
+		}
+	}
+	return acc - accMin
+}
+
+// q4KSubBlock is sub-block j's scaled integer dot and min·bsum.
+func q4KSubBlock(x, y []byte, j int) (dot, min int32) {
+	sc, m := q4KScaleMin(x[4:16], j)
+	qs, ys := x[16+32*(j/2):][:32], y[4+32*j:][:32]
+	var s int32
+	for l, q := range qs {
+		s += int32(q>>(4*uint(j%2))&15) * int32(int8(ys[l]))
+	}
+	return sc * s, m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
+}
+
 // q4KBlockSums is a Q4_K super block's scaled integer dot and Σ min·bsum.
 func q4KBlockSums(x, y []byte) (isum, mins int32) {
 	for j := 0; j < 8; j++ {
-		sc, m := q4KScaleMin(x[4:16], j)
-		mins += m * (q8Kbsum(y, 2*j) + q8Kbsum(y, 2*j+1))
-		qs, ys := x[16+32*(j/2):][:32], y[4+32*j:][:32]
-		var s int32
-		for l, q := range qs {
-			s += int32(q>>(4*uint(j%2))&15) * int32(int8(ys[l]))
-		}
-		isum += sc * s
+		s, m := q4KSubBlock(x, y, j)
+		isum += s
+		mins += m
 	}
 	return isum, mins
 }

@@ -186,7 +186,6 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if wt == tF32 && !o.In.Contiguous() {
 		batch = 1
 	}
-	dotRows := quant.RowsKernel(wt, N, batch)
 	perB := (N + chunk - 1) / chunk
 	units := B * perB
 	k := &kernel{name: "matmul", reads: []ref{{t: o.W}, actRef}, writes: refs(o.Out),
@@ -219,7 +218,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 				}
 				for ; t < T; t++ {
 					j := b + B*t
-					dotRows(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
+					quant.RowsKernel(wt, B == 1, N, batch, t)(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
 				}
 				s = e - rowBlock
 			}

@@ -96,7 +96,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
 	// llama.cpp multiplies by experts one token at a time (vec_dot, or
 	// its repacked gemv), whatever the batch.
-	dotRows := quant.RowsKernel(wt, N, 1)
+	dotRows := quant.RowsKernel(wt, true, N, 1, 0)
 	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, actRef, {priv: priv}}, writes: refs(o.Out)}
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
