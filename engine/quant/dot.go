@@ -179,8 +179,16 @@ func VecDotRowsRepackedGemm(w gguf.TensorType, rows []byte, nrows int, act []byt
 		VecDotRows(w, rows, nrows, act, n, out)
 		return
 	}
+	if r := asmRepackedGemm[w]; useAsm && r.k != nil && nrows > 0 && n > 0 {
+		checkDot(w, rows, nrows, act, n)
+		r.k(&rows[0], &act[0], n/r.bs, nrows, &out[0])
+		return
+	}
 	rowsWith(goRepackedGemm[w], w, rows, nrows, act, n, out)
 }
+
+// asmRepackedGemm holds the assembly twins of goRepackedGemm (amd64).
+var asmRepackedGemm [maxType]rowsKernel
 
 // RowsKernel picks the product kernel llama.cpp's x86 CPU build would use
 // for token t of tokens activation columns against a matrix of rows rows

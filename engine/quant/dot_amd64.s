@@ -498,6 +498,94 @@ done:
 	VSUBSS X11, X0, X0
 	ROWEND
 
+// Q4KGEMMPAIR adds sub-blocks j0 and j1 (nibbles at qoff(SI), activations
+// at a0(DI) and a1(DI)) as one integer, fused into X0 with the scale in X4.
+#define Q4KGEMMPAIR(qoff, a0, a1, j0, j1) \
+	VPXOR Y8, Y8, Y8; \
+	VMOVDQU qoff(SI), Y1; \
+	VPSRLW $4, Y1, Y2; \
+	VPAND Y14, Y1, Y1; \
+	VPAND Y14, Y2, Y2; \
+	ACC32(Y1, a0, Y6, j0); \
+	ACC32(Y2, a1, Y6, j1); \
+	HSUMD(Y8, X8, X1); \
+	VCVTDQ2PS X8, X8; \
+	VFMADD231SS X4, X8, X0
+
+// func dotQ4_KGemmAVX2(w, a *byte, nb, nrows int, out *float32)
+// Q4_K in the order of llama.cpp's repacked gemm (dotQ4_KGemmG): the dot
+// and the minimums are fused into X0 and X11 once per pair of sub-blocks.
+TEXT ·dotQ4_KGemmAVX2(SB), NOSPLIT, $0-40
+	KPROLOGUE
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
+	VXORPS X11, X11, X11
+	TESTQ CX, CX
+	JZ done
+loop:
+	// Unpack the 6-bit scales and mins (see q4KScaleMin) into R8, R10.
+	MOVL 4(SI), AX
+	MOVL 8(SI), BX
+	MOVL 12(SI), DX
+	MOVL AX, R8
+	ANDL $0x3f3f3f3f, R8
+	MOVL DX, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL AX, R11
+	SHRL $6, R11
+	ANDL $0x03030303, R11
+	SHLL $4, R11
+	ORL R11, R9
+	MOVL BX, R10
+	ANDL $0x3f3f3f3f, R10
+	MOVL DX, R11
+	SHRL $4, R11
+	ANDL $0x0f0f0f0f, R11
+	MOVL BX, AX
+	SHRL $6, AX
+	ANDL $0x03030303, AX
+	SHLL $4, AX
+	ORL AX, R11
+	SHLQ $32, R9
+	ORQ R9, R8
+	SHLQ $32, R11
+	ORQ R11, R10
+	VMOVQ R8, X6
+	VPMOVZXBW X6, X6
+	VINSERTI128 $1, X6, Y6, Y6
+	VMOVQ R10, X7
+	VPMOVZXBW X7, X7
+	// mins of sub-block pair k = min_2k·bsum_2k + min_2k+1·bsum_2k+1 in X9
+	VMOVDQU 260(DI), Y9
+	VEXTRACTI128 $1, Y9, X10
+	VPHADDW X10, X9, X9
+	VPMADDWD X7, X9, X9
+	VCVTDQ2PS X9, X9
+	VCVTPH2PS (SI), X4
+	VBROADCASTSS (DI), X5
+	VMULPS X5, X4, X4
+	VMOVSHDUP X4, X13
+	Q4KGEMMPAIR(16, 4, 36, 0, 1)
+	VFMADD231SS X13, X9, X11
+	Q4KGEMMPAIR(48, 68, 100, 2, 3)
+	VMOVSHDUP X9, X12
+	VFMADD231SS X13, X12, X11
+	Q4KGEMMPAIR(80, 132, 164, 4, 5)
+	VMOVHLPS X9, X9, X12
+	VFMADD231SS X13, X12, X11
+	Q4KGEMMPAIR(112, 196, 228, 6, 7)
+	VPSHUFD $0xFF, X9, X12
+	VFMADD231SS X13, X12, X11
+	ADDQ $144, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ loop
+done:
+	VSUBSS X11, X0, X0
+	ROWEND
+
 // func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
