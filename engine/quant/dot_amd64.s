@@ -402,6 +402,42 @@ done: \
 done: \
 	ROWEND
 
+// KSCALEMINS unpacks a Q4_K/Q5_K block's 6-bit scales and mins (see
+// q4KScaleMin): the eight scales as int16 in both lanes of Y6, the eight
+// mins as int16 in X7.
+#define KSCALEMINS \
+	MOVL 4(SI), AX \
+	MOVL 8(SI), BX \
+	MOVL 12(SI), DX \
+	MOVL AX, R8 \
+	ANDL $0x3f3f3f3f, R8 \
+	MOVL DX, R9 \
+	ANDL $0x0f0f0f0f, R9 \
+	MOVL AX, R11 \
+	SHRL $6, R11 \
+	ANDL $0x03030303, R11 \
+	SHLL $4, R11 \
+	ORL R11, R9 \
+	MOVL BX, R10 \
+	ANDL $0x3f3f3f3f, R10 \
+	MOVL DX, R11 \
+	SHRL $4, R11 \
+	ANDL $0x0f0f0f0f, R11 \
+	MOVL BX, AX \
+	SHRL $6, AX \
+	ANDL $0x03030303, AX \
+	SHLL $4, AX \
+	ORL AX, R11 \
+	SHLQ $32, R9 \
+	ORQ R9, R8 \
+	SHLQ $32, R11 \
+	ORQ R11, R10 \
+	VMOVQ R8, X6 \
+	VPMOVZXBW X6, X6 \
+	VINSERTI128 $1, X6, Y6, Y6 \
+	VMOVQ R10, X7 \
+	VPMOVZXBW X7, X7
+
 // func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
@@ -413,38 +449,7 @@ rows:
 	TESTQ CX, CX
 	JZ done
 loop:
-	// Unpack the 6-bit scales and mins (see q4KScaleMin) into R8, R10.
-	MOVL 4(SI), AX
-	MOVL 8(SI), BX
-	MOVL 12(SI), DX
-	MOVL AX, R8
-	ANDL $0x3f3f3f3f, R8
-	MOVL DX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL AX, R11
-	SHRL $6, R11
-	ANDL $0x03030303, R11
-	SHLL $4, R11
-	ORL R11, R9
-	MOVL BX, R10
-	ANDL $0x3f3f3f3f, R10
-	MOVL DX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL BX, AX
-	SHRL $6, AX
-	ANDL $0x03030303, AX
-	SHLL $4, AX
-	ORL AX, R11
-	SHLQ $32, R9
-	ORQ R9, R8
-	SHLQ $32, R11
-	ORQ R11, R10
-	VMOVQ R8, X6
-	VPMOVZXBW X6, X6
-	VINSERTI128 $1, X6, Y6, Y6
-	VMOVQ R10, X7
-	VPMOVZXBW X7, X7
+	KSCALEMINS
 	// summs = sum_j min_j * (bsum[2j] + bsum[2j+1])
 	VMOVDQU 260(DI), Y9
 	VEXTRACTI128 $1, Y9, X10
@@ -525,38 +530,7 @@ rows:
 	TESTQ CX, CX
 	JZ done
 loop:
-	// Unpack the 6-bit scales and mins (see q4KScaleMin) into R8, R10.
-	MOVL 4(SI), AX
-	MOVL 8(SI), BX
-	MOVL 12(SI), DX
-	MOVL AX, R8
-	ANDL $0x3f3f3f3f, R8
-	MOVL DX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL AX, R11
-	SHRL $6, R11
-	ANDL $0x03030303, R11
-	SHLL $4, R11
-	ORL R11, R9
-	MOVL BX, R10
-	ANDL $0x3f3f3f3f, R10
-	MOVL DX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL BX, AX
-	SHRL $6, AX
-	ANDL $0x03030303, AX
-	SHLL $4, AX
-	ORL AX, R11
-	SHLQ $32, R9
-	ORQ R9, R8
-	SHLQ $32, R11
-	ORQ R11, R10
-	VMOVQ R8, X6
-	VPMOVZXBW X6, X6
-	VINSERTI128 $1, X6, Y6, Y6
-	VMOVQ R10, X7
-	VPMOVZXBW X7, X7
+	KSCALEMINS
 	// mins of sub-block pair k = min_2k·bsum_2k + min_2k+1·bsum_2k+1 in X9
 	VMOVDQU 260(DI), Y9
 	VEXTRACTI128 $1, Y9, X10
@@ -600,38 +574,7 @@ rows:
 	TESTQ CX, CX
 	JZ done
 loop:
-	// Unpack the 6-bit scales and mins (see q4KScaleMin) into R8, R10.
-	MOVL 4(SI), AX
-	MOVL 8(SI), BX
-	MOVL 12(SI), DX
-	MOVL AX, R8
-	ANDL $0x3f3f3f3f, R8
-	MOVL DX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL AX, R11
-	SHRL $6, R11
-	ANDL $0x03030303, R11
-	SHLL $4, R11
-	ORL R11, R9
-	MOVL BX, R10
-	ANDL $0x3f3f3f3f, R10
-	MOVL DX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL BX, AX
-	SHRL $6, AX
-	ANDL $0x03030303, AX
-	SHLL $4, AX
-	ORL AX, R11
-	SHLQ $32, R9
-	ORQ R9, R8
-	SHLQ $32, R11
-	ORQ R11, R10
-	VMOVQ R8, X6
-	VPMOVZXBW X6, X6
-	VINSERTI128 $1, X6, Y6, Y6
-	VMOVQ R10, X7
-	VPMOVZXBW X7, X7
+	KSCALEMINS
 	// summs = sum_j min_j * (bsum[2j] + bsum[2j+1])
 	VMOVDQU 260(DI), Y9
 	VEXTRACTI128 $1, Y9, X10
