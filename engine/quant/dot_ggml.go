@@ -92,8 +92,7 @@ func dotQ5_1G(w, a []byte, n int) float32 {
 
 // Float weights: a single token as ggml_vec_dot_f32/f16 (DotF32Vec's and
 // DotF16Vec's orders), a batch as tinyBLAS (DotGemm16). The activation of F16 weights
-// is already rounded to F16 (QuantizeAct), as ggml converts it. F16 rows
-// are widened 64 values at a time into a buffer on the stack.
+// is already rounded to F16 (QuantizeAct), as ggml converts it.
 
 func dotF32G(w, a []byte, n int) float32 {
 	return DotF32Vec(f32View(w, n), f32View(a, n))
@@ -107,11 +106,7 @@ func dotF16G(w, a []byte, n int) float32 {
 	y := f32View(a, n)
 	np := n &^ 63
 	var acc [64]float32
-	var buf [64]float32
-	for i := 0; i < np; i += 64 {
-		widenF16(buf[:], w[2*i:])
-		FMALanes(acc[:], buf[:], y[i:i+64])
-	}
+	FMALanesF16(acc[:], w[:2*np], y[:np])
 	sum := float64(FoldLanes64(&acc))
 	for i := np; i < n; i++ {
 		sum += float64(f16Fast(binary.LittleEndian.Uint16(w[2*i:])) * y[i])
@@ -120,21 +115,9 @@ func dotF16G(w, a []byte, n int) float32 {
 }
 
 func gemmF16G(w, a []byte, n int) float32 {
-	y := f32View(a, n)
 	var acc [16]float32
-	var buf [64]float32
-	for i := 0; i < n; i += 64 {
-		k := min(64, n-i)
-		widenF16(buf[:k], w[2*i:])
-		FMALanes(acc[:], buf[:k], y[i:i+k])
-	}
+	FMALanesF16(acc[:], w[:2*n], f32View(a, n))
 	return SumLanes16(&acc)
-}
-
-func widenF16(dst []float32, b []byte) {
-	for i := range dst {
-		dst[i] = f16Fast(binary.LittleEndian.Uint16(b[2*i:]))
-	}
 }
 
 // f32View reads b's first 4n bytes as float32 values in place (weights

@@ -28,3 +28,24 @@ func fmaLanesGo(acc, x, y []float32) {
 		}
 	}
 }
+
+// FMALanesF16 is FMALanes with x given as len(y) half-precision values
+// (little endian), widened exactly before each multiply-add.
+func FMALanesF16(acc []float32, x []byte, y []float32) {
+	L, n := len(acc), len(y)
+	if (L != 16 && L != 64) || n%L != 0 || len(x) < 2*n {
+		panic("quant: FMALanesF16: want 16 or 64 lanes and whole steps")
+	}
+	if n == 0 {
+		return
+	}
+	if useAsm && hasFMALanesAsm {
+		fmaLanesF16Asm(&acc[0], &x[0], &y[0], n, L)
+		return
+	}
+	for i := 0; i < n; i += L {
+		for l := range acc {
+			acc[l] = FMA32(f16Fast(uint16(x[2*(i+l)])|uint16(x[2*(i+l)+1])<<8), y[i+l], acc[l])
+		}
+	}
+}
