@@ -1,6 +1,10 @@
 package gpu
 
-import "math"
+import (
+	"math"
+
+	"github.com/emberllm/ember/engine/quant"
+)
 
 // RopeAngles are the constants every backend derives from a Rope op the
 // way ggml does: angles advance by ThetaScale = base^(-2/dims) per pair,
@@ -18,7 +22,8 @@ func (o *Rope) Angles() RopeAngles {
 	}
 	a.CorrLo, a.CorrHi = yarnCorrDims(o.Dims, o.OrigCtx, o.FreqBase, o.BetaFast, o.BetaSlow)
 	if o.ExtFactor != 0 {
-		a.MScale *= 1 + 0.1*float32(math.Log(float64(1/o.FreqScale)))
+		// fused as llama.cpp's build computes it
+		a.MScale *= quant.FMA32(float32(math.Log(float64(1/o.FreqScale))), 0.1, 1)
 	}
 	return a
 }

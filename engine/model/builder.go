@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
@@ -101,9 +102,26 @@ func (b *builder) lastToken(x *gpu.Tensor) *gpu.Tensor {
 	return b.g.View("last", x, (x.Shape[1]-1)*x.Stride[1], gpu.Shape4(x.Shape[0], 1), nil)
 }
 
+// afterAttention returns the residual x after layer l's attention: the
+// last token's column alone in the last of layers layers. Only the last
+// token's logits are wanted, so the last layer's feed-forward runs on it
+// alone, as in llama.cpp (which also makes its products single-token ones,
+// with llama.cpp's single-token summation order).
+func (b *builder) afterAttention(l, layers int, x *gpu.Tensor) *gpu.Tensor {
+	if l == layers-1 {
+		return b.lastToken(x)
+	}
+	return x
+}
+
 // head is the output: the last token's hidden state, normed and projected
 // onto the vocabulary, straight into the step's logits buffer.
 func (b *builder) head(x *gpu.Tensor, norm, output gpu.Buffer) {
 	x = b.rmsnorm(b.lastToken(x), norm, "output_norm")
 	b.g.Do(&gpu.MatMul{W: b.w(output, "output"), In: x, Out: b.logits})
 }
+
+// attnScale is 1/sqrt(d) as llama.cpp computes it, in float32 (sqrtf,
+// then a float division), which can be an ulp away from the correctly
+// rounded value; the scores it scales feed F16 roundings.
+func attnScale(d int) float32 { return 1 / float32(math.Sqrt(float64(d))) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -177,9 +178,13 @@ func mlaScales(c *Config) (ropeAttn, kqScale float32) {
 		af /= 1 + 0.1*math.Log(factor)
 	}
 	af *= float64(c.RopeAttnFac)
-	org := af * (1 + 0.1*math.Log(1/fs))
-	ms := org * (1 + 0.1*logMul*math.Log(1/fs))
-	return float32(af), float32(ms * ms / math.Sqrt(float64(c.QKNope+c.QKRope)))
+	// the logits' scale in llama.cpp's float32 arithmetic (fused where its
+	// build fuses): without YaRN exactly its 1/sqrtf(key length)
+	af32, fs32 := float32(af), float32(fs)
+	lg := float32(math.Log(float64(1 / fs32)))
+	org := af32 * quant.FMA32(0.1, lg, 1)
+	ms := org * quant.FMA32(0.1*float32(logMul), lg, 1)
+	return af32, ms * ms / float32(math.Sqrt(float64(c.QKNope+c.QKRope)))
 }
 
 func (n *deepseek2) cacheShape() (dk, dv int) { return n.c.KVLoRARank + n.c.QKRope, 0 }
@@ -191,7 +196,7 @@ func (n *deepseek2) build(b *builder, tokens *gpu.Tensor) {
 	for l := range n.layers {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
-		x = b.add(x, b.matmul(L.wo, n.mla(b, l, h, L), "attn_output"))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, n.mla(b, l, h, L), "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		if L.moe != nil {
 			x = b.add(x, b.moe(h, L.moe, n.route))

@@ -16,6 +16,11 @@ import (
 // with a dot kernel, and the Q4_K_M mix llama.cpp users download most.
 var denseTypes = []string{"F32", "F16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q5_K", "Q6_K", "Q4_K_M"}
 
+// denseTolerated names the dense runs not yet held to identity with
+// llama.cpp, and why: none. (Q4_0's products are not yet in llama.cpp's
+// repacked order, but on these prompts every step agrees.)
+var denseTolerated = map[string]string{}
+
 // TestDenseGreedyParity: tiny llama and qwen3 models in every weight type
 // give llama.cpp's 64 greedy tokens, for two random prompts.
 func TestDenseGreedyParity(t *testing.T) {
@@ -37,7 +42,7 @@ func TestDenseGreedyParity(t *testing.T) {
 			prompt[i] = int32(rng.Intn(256))
 		}
 		t.Run(fmt.Sprintf("prompt-of-%d", plen), func(t *testing.T) {
-			compareGreedy(t, names, paths, prompt, 0)
+			compareGreedy(t, names, paths, prompt, 0, denseTolerated)
 		})
 	}
 }
@@ -65,7 +70,7 @@ func TestStoriesGreedyParity(t *testing.T) {
 	for _, text := range []string{"Once upon a time", "The little dog", "Lily and Tom went to the", "One day"} {
 		prompt := tok.Encode(text, true, false)
 		t.Run(text, func(t *testing.T) {
-			compareGreedy(t, []string{"stories260K"}, []string{path}, prompt, 0)
+			compareGreedy(t, []string{"stories260K"}, []string{path}, prompt, 0, nil)
 		})
 	}
 }

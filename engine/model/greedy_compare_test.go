@@ -14,12 +14,14 @@ import (
 // disagreement does not send the two down different continuations, and at
 // every step ember's choice is compared with llama.cpp's.
 //
-// Most steps agree to about 1e-6 in log-probability. On some steps ember's
-// logits still differ from llama.cpp's by up to a few hundredths (a known,
-// not yet explained deviation on quantized weights, see the issue tracker),
-// which on these tiny, flat-distribution models can flip a choice. The
-// bounds below admit that and nothing larger: a wrong kernel, rope or norm
-// disagrees on most steps and by a wide margin.
+// ember's CPU backend reproduces the arithmetic of llama.cpp's x86 build
+// (the zen4 variant node-llama-cpp loads here): the same summation orders,
+// fused multiply-adds, exp/sin/cos approximations and roundings, so its
+// logits are normally llama.cpp's bit for bit and every choice agrees. A
+// model whose arithmetic is not matched yet is named in compareGreedy's
+// tolerated set; for those, the bounds below admit a rare flipped choice
+// between near-equal logits and nothing larger: a wrong kernel, rope or
+// norm disagrees on most steps and by a wide margin.
 const (
 	// minAgree is the fraction of steps where ember's choice must be
 	// llama.cpp's.
@@ -30,11 +32,13 @@ const (
 )
 
 // compareGreedy runs llama.cpp once over every model (64 greedy tokens
-// each) and checks ember against each continuation. far is how many steps
-// may break maxGap: mixture-of-experts models, where a near tie between
-// two experts' router scores can send a token to another expert and move
-// the logits a long way, get two in 64.
-func compareGreedy(t *testing.T, names, paths []string, prompt []int32, far int) {
+// each) and checks ember against each continuation. Models named in
+// tolerated may disagree within minAgree and maxGap (the value says why);
+// every other model must choose llama.cpp's token at every step. far is
+// how many steps of a tolerated model may break maxGap: mixture-of-experts
+// models, where a near tie between two experts' router scores can send a
+// token to another expert and move the logits a long way, get two in 64.
+func compareGreedy(t *testing.T, names, paths []string, prompt []int32, far int, tolerated map[string]string) {
 	t.Helper()
 	const n = 64
 	got, err := oracle.Node("greedy_many.mjs", append([]string{"64", joinIDs(prompt, ",")}, paths...)...)
@@ -86,6 +90,11 @@ func compareGreedy(t *testing.T, names, paths []string, prompt []int32, far int)
 			}
 			frac := float64(agree) / float64(len(ids))
 			t.Logf("%d of %d steps choose llama.cpp's token", agree, len(ids))
+			if why, ok := tolerated[names[i]]; !ok && agree != len(ids) {
+				t.Errorf("%d of %d steps agree with llama.cpp; this model must agree at every step\n llama: %s\n ember: %s", agree, len(ids), joinIDs(want, " "), joinIDs(ids, " "))
+			} else if ok && agree != len(ids) {
+				t.Logf("tolerated: %s", why)
+			}
 			if frac < minAgree {
 				t.Errorf("only %d of %d steps agree with llama.cpp\n llama: %s\n ember: %s", agree, len(ids), joinIDs(want, " "), joinIDs(ids, " "))
 			}

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"math"
-
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -80,7 +78,7 @@ func (n *llama) build(b *builder, tokens *gpu.Tensor) {
 	for l, L := range n.layers {
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
 		a := b.gqa(l, h, L.wq, L.wk, L.wv, L.qNorm, L.kNorm, n.ropeFreqs, c.RopeNeoX)
-		x = b.add(x, b.matmul(L.wo, a, "attn_output"))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, a, "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		x = b.add(x, b.swiglu(h, L.gate, L.up, L.down, "ffn"))
 	}
@@ -106,6 +104,6 @@ func (b *builder) gqa(l int, h *gpu.Tensor, wq, wk, wv, qNorm, kNorm, freqs gpu.
 	b.g.Do(&gpu.KVStore{K: b.g.Reshape(k, c.HeadDimK*c.KVHeads, T), V: v, CacheK: ck, CacheV: cv})
 	out := b.act("attn", c.HeadDimV, c.Heads, T)
 	b.g.Do(&gpu.Attention{Q: q, CacheK: ck, CacheV: cv, Out: out, HKV: c.KVHeads, DV: c.HeadDimV,
-		Scale: float32(1 / math.Sqrt(float64(c.HeadDimK)))})
+		Scale: attnScale(c.HeadDimK)})
 	return b.g.Reshape(out, c.HeadDimV*c.Heads, T)
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/emberllm/ember/gpu"
 )
@@ -80,7 +79,7 @@ func (n *olmoe) build(b *builder, tokens *gpu.Tensor) {
 	for l := range n.layers {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
-		x = b.add(x, b.matmul(L.wo, n.attention(b, l, h, L), "attn_output"))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, n.attention(b, l, h, L), "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		x = b.add(x, b.moe(h, &L.moe, r))
 	}
@@ -103,6 +102,6 @@ func (n *olmoe) attention(b *builder, l int, h *gpu.Tensor, L *olmoeLayer) *gpu.
 	b.g.Do(&gpu.KVStore{K: k, V: v, CacheK: ck, CacheV: cv})
 	out := b.act("attn", hd, c.Heads, T)
 	b.g.Do(&gpu.Attention{Q: q, CacheK: ck, CacheV: cv, Out: out, HKV: c.KVHeads, DV: hd,
-		Scale: float32(1 / math.Sqrt(float64(hd)))})
+		Scale: attnScale(hd)})
 	return b.g.Reshape(out, hd*c.Heads, T)
 }

@@ -82,7 +82,7 @@ func (n *qwen3moe) build(b *builder, tokens *gpu.Tensor) {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
 		a := b.gqa(l, h, L.wq, L.wk, L.wv, L.qNorm, L.kNorm, nil, true)
-		x = b.add(x, b.matmul(L.wo, a, "attn_output"))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, a, "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		x = b.add(x, b.moe(h, &L.moe, r))
 	}

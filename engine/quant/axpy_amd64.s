@@ -1,5 +1,5 @@
-// y[i] += a·f16(v[i]), 16 values a step, then one by one; multiply and
-// add are separate instructions, as in the Go loop.
+// y[i] = fma(a, f16(v[i]), y[i]), 16 values a step, then one by one: each
+// value gets one fused multiply-add, as in the Go loop.
 
 #include "textflag.h"
 
@@ -15,12 +15,12 @@ TEXT ·axpyF16AVX2(SB), NOSPLIT, $0-32
 loop:
 	VCVTPH2PS 0(SI), Y1
 	VCVTPH2PS 16(SI), Y2
-	VMULPS Y0, Y1, Y1
-	VMULPS Y0, Y2, Y2
-	VADDPS 0(DI), Y1, Y1
-	VADDPS 32(DI), Y2, Y2
-	VMOVUPS Y1, 0(DI)
-	VMOVUPS Y2, 32(DI)
+	VMOVUPS 0(DI), Y3
+	VMOVUPS 32(DI), Y4
+	VFMADD231PS Y1, Y0, Y3
+	VFMADD231PS Y2, Y0, Y4
+	VMOVUPS Y3, 0(DI)
+	VMOVUPS Y4, 32(DI)
 	ADDQ $32, SI
 	ADDQ $64, DI
 	DECQ DX
@@ -32,9 +32,9 @@ one:
 	MOVWLZX (SI), AX
 	VMOVD AX, X1
 	VCVTPH2PS X1, X1
-	VMULSS X0, X1, X1
-	VADDSS (DI), X1, X1
-	VMOVSS X1, (DI)
+	VMOVSS (DI), X3
+	VFMADD231SS X1, X0, X3
+	VMOVSS X3, (DI)
 	ADDQ $2, SI
 	ADDQ $4, DI
 	DECQ CX

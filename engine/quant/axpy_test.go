@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestAddScaledF16 checks the kernel against the Go loop bit for bit and
+// TestFMAScaledF16 checks the kernel against the Go loop bit for bit and
 // against float64 arithmetic, at lengths that leave every tail.
-func TestAddScaledF16(t *testing.T) {
+func TestFMAScaledF16(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, n := range []int{1, 5, 15, 16, 17, 31, 64, 129} {
 		v := make([]byte, 2*n)
@@ -24,8 +24,8 @@ func TestAddScaledF16(t *testing.T) {
 			y[i] = float32(r.NormFloat64())
 		}
 		got, want := append([]float32(nil), y...), append([]float32(nil), y...)
-		AddScaledF16(got, a, v)
-		addScaledF16Go(want, a, v)
+		FMAScaledF16(got, a, v)
+		fmaScaledF16Go(want, a, v)
 		for i := range got {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 				t.Errorf("n=%d i=%d: %g, Go loop %g", n, i, got[i], want[i])

@@ -17,19 +17,34 @@ const maxType = 64
 // the reference the assembly is tested against (bit for bit: both sum in
 // the same order, see dot_blocks.go).
 var goDot = [maxType]dotKernel{
-	gguf.F32:  dotF32,
-	gguf.F16:  dotF16,
+	gguf.F32:  dotF32G,
+	gguf.F16:  dotF16G,
 	gguf.BF16: dotBF16,
 	gguf.Q4_0: dotQ4_0,
-	gguf.Q4_1: dotQ4_1,
-	gguf.Q5_0: dotQ5_0,
-	gguf.Q5_1: dotQ5_1,
-	gguf.Q8_0: dotQ8_0,
+	gguf.Q4_1: dotQ4_1G,
+	gguf.Q5_0: dotQ5_0G,
+	gguf.Q5_1: dotQ5_1G,
+	gguf.Q8_0: dotQ8_0G,
 	gguf.Q2_K: dotQ2_K,
 	gguf.Q3_K: dotQ3_K,
-	gguf.Q4_K: dotQ4_K,
-	gguf.Q5_K: dotQ5_K,
-	gguf.Q6_K: dotQ6_K,
+	gguf.Q4_K: dotQ4_KG,
+	gguf.Q5_K: dotQ5_KG,
+	gguf.Q6_K: dotQ6_KG,
+}
+
+// goGemm holds the kernels of types whose batched product llama.cpp sums
+// in another order than its single-token one (llamafile's tinyBLAS for
+// float weights); VecDotRowsBatch uses them.
+var goGemm = [maxType]dotKernel{
+	gguf.F32: gemmF32G,
+	gguf.F16: gemmF16G,
+}
+
+// goUnrepacked holds the kernels of types whose product llama.cpp sums in
+// another order when it does not repack the matrix (see RowsKernel);
+// VecDotRowsUnrepacked uses them.
+var goUnrepacked = [maxType]dotKernel{
+	gguf.Q4_K: dotQ4_KVecG,
 }
 
 // asmDot holds the assembly kernels this CPU can run (filled by the
@@ -115,4 +130,83 @@ func checkDot(w gguf.TensorType, rows []byte, nrows int, act []byte, n int) dotK
 		panic(fmt.Sprintf("quant: dot of %d %s values: activation is %d bytes, want %d (%s)", n, w, len(act), want, ActType(w)))
 	}
 	return k
+}
+
+// VecDotRowsBatch is VecDotRows for one of several tokens of a batch: for
+// F32 and F16 weights with whole 16-value chunks it sums in llamafile's
+// order (llama.cpp multiplies batches of two or more tokens with it), for
+// other types as VecDotRows.
+func VecDotRowsBatch(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	if int(w) >= maxType || goGemm[w] == nil || n%16 != 0 {
+		VecDotRows(w, rows, nrows, act, n, out)
+		return
+	}
+	rowsWith(goGemm[w], w, rows, nrows, act, n, out)
+}
+
+// rowsWith is VecDotRows with kernel k.
+func rowsWith(k dotKernel, w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	checkDot(w, rows, nrows, act, n)
+	rb := w.RowBytes(n)
+	for i := range out[:nrows] {
+		out[i] = k(rows[i*rb:(i+1)*rb], act, n)
+	}
+}
+
+// VecDotRowsUnrepacked is VecDotRows for a matrix llama.cpp does not
+// repack (see RowsKernel): for Q4_K it sums in
+// ggml_vec_dot_q4_K_q8_K's order, for other types as VecDotRows.
+func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	if int(w) >= maxType || goUnrepacked[w] == nil {
+		VecDotRows(w, rows, nrows, act, n, out)
+		return
+	}
+	rowsWith(goUnrepacked[w], w, rows, nrows, act, n, out)
+}
+
+// goRepackedGemm holds the kernels of types whose repacked matrices
+// llama.cpp multiplies by groups of four tokens in another order than by
+// a single token; VecDotRowsRepackedGemm uses them.
+var goRepackedGemm = [maxType]dotKernel{
+	gguf.Q4_K: dotQ4_KGemmG,
+}
+
+// VecDotRowsRepackedGemm is VecDotRows for a token of a group of four
+// multiplied by a repacked matrix (row count a multiple of 8): for Q4_K
+// in the order of llama.cpp's gemm, for other types as VecDotRows.
+func VecDotRowsRepackedGemm(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	if int(w) >= maxType || goRepackedGemm[w] == nil {
+		VecDotRows(w, rows, nrows, act, n, out)
+		return
+	}
+	if r := asmRepackedGemm[w]; useAsm && r.k != nil && nrows > 0 && n > 0 {
+		checkDot(w, rows, nrows, act, n)
+		r.k(&rows[0], &act[0], n/r.bs, nrows, &out[0])
+		return
+	}
+	rowsWith(goRepackedGemm[w], w, rows, nrows, act, n, out)
+}
+
+// asmRepackedGemm holds the assembly twins of goRepackedGemm (amd64).
+var asmRepackedGemm [maxType]rowsKernel
+
+// RowsKernel picks the product kernel llama.cpp's x86 CPU build would use
+// for token t of tokens activation columns against a matrix of rows rows
+// of type w. It repacks the matrices it can (a plain matrix or a stack of
+// experts, not a batch of per-head matrices: repackable) whose rows come
+// in eights, and takes their tokens in groups of four and the rest one by
+// one; float matrices with rows in fours take batches of two or more in
+// llamafile's order.
+func RowsKernel(w gguf.TensorType, repackable bool, rows, tokens, t int) func(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	repacked := repackable && rows%8 == 0
+	switch {
+	case int(w) >= maxType:
+	case !repacked && goUnrepacked[w] != nil:
+		return VecDotRowsUnrepacked
+	case repacked && goRepackedGemm[w] != nil && t < tokens&^3:
+		return VecDotRowsRepackedGemm
+	case tokens > 1 && rows%4 == 0:
+		return VecDotRowsBatch
+	}
+	return VecDotRows
 }

@@ -33,16 +33,13 @@ func dotQ3_KAVX2(w, a *byte, nb, nrows int, out *float32)
 func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ4_KGemmAVX2(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotQ6_KAVX2(w, a *byte, nb, nrows int, out *float32)
-
-//go:noescape
-func dotF32AVX2(w, a *byte, nb, nrows int, out *float32)
-
-//go:noescape
-func dotF16AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotBF16AVX2(w, a *byte, nb, nrows int, out *float32)
@@ -117,10 +114,9 @@ func init() {
 	reg(gguf.Q2_K, dotQ2_KAVX2, 256)
 	reg(gguf.Q3_K, dotQ3_KAVX2, 256)
 	reg(gguf.Q4_K, dotQ4_KAVX2, 256)
+	asmRepackedGemm[gguf.Q4_K] = rowsKernel{dotQ4_KGemmAVX2, 256}
 	reg(gguf.Q5_K, dotQ5_KAVX2, 256)
 	reg(gguf.Q6_K, dotQ6_KAVX2, 256)
-	reg(gguf.F32, dotF32AVX2, 1)
-	reg(gguf.F16, dotF16AVX2, 1)
 	reg(gguf.BF16, dotBF16AVX2, 1)
 }
 

@@ -199,88 +199,40 @@ loop:
 done:
 	ROWEND
 
+// Kernels in llama.cpp's order (dot_ggml.go): Y9 holds eight float
+// lanes; a block's eight int32 lane sums (Y3) are converted and added to
+// them with a fused multiply-add by the block's scale product (X4).
+// GROWSTART begins such a row, LANESFMA accumulates a block, HSUM8 folds
+// the lanes into X0 as hsum_float_8 does.
+#define GROWSTART \
+	MOVQ a+8(FP), DI; \
+	MOVQ nb+16(FP), CX; \
+	VXORPS Y9, Y9, Y9
+
+#define LANESFMA \
+	VCVTDQ2PS Y3, Y3; \
+	VBROADCASTSS X4, Y4; \
+	VFMADD231PS Y3, Y4, Y9
+
+#define FOLD8(Y, X) \
+	VEXTRACTF128 $1, Y, X1; \
+	VADDPS X, X1, X0; \
+	VMOVHLPS X0, X0, X1; \
+	VADDPS X1, X0, X0; \
+	VMOVSHDUP X0, X1; \
+	VADDSS X1, X0, X0
+
+#define HSUM8 FOLD8(Y9, X9)
+
 // func dotQ8_0AVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
 	TESTQ R12, R12
 	JZ end
 rows:
-	ROWSTART
-	VXORPS X9, X9, X9
-	MOVQ CX, DX
-	SHRQ $2, DX
+	GROWSTART
+	TESTQ CX, CX
 	JZ fold
-loop4:
-	VMOVDQU 2(SI), Y1
-	VMOVDQU 2(DI), Y2
-	VPSIGNB Y1, Y1, Y3
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y3, Y3
-	VPMADDWD Y15, Y3, Y3
-	VMOVDQU 36(SI), Y1
-	VMOVDQU 36(DI), Y2
-	VPSIGNB Y1, Y1, Y6
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y6, Y6
-	VPMADDWD Y15, Y6, Y6
-	VMOVDQU 70(SI), Y1
-	VMOVDQU 70(DI), Y2
-	VPSIGNB Y1, Y1, Y7
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y7, Y7
-	VPMADDWD Y15, Y7, Y7
-	VMOVDQU 104(SI), Y1
-	VMOVDQU 104(DI), Y2
-	VPSIGNB Y1, Y1, Y8
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y8, Y8
-	VPMADDWD Y15, Y8, Y8
-	// Four blocks' int32 sums into X3, in block order.
-	VPHADDD Y6, Y3, Y3
-	VPHADDD Y8, Y7, Y7
-	VPHADDD Y7, Y3, Y3
-	VEXTRACTI128 $1, Y3, X6
-	VPADDD X6, X3, X3
-	VCVTDQ2PS X3, X3
-	MOVWLZX 0(SI), AX
-	MOVWLZX 34(SI), R10
-	SHLL $16, R10
-	ORL R10, AX
-	MOVWLZX 68(SI), R10
-	MOVWLZX 102(SI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, AX
-	MOVWLZX 0(DI), BX
-	MOVWLZX 34(DI), R10
-	SHLL $16, R10
-	ORL R10, BX
-	MOVWLZX 68(DI), R10
-	MOVWLZX 102(DI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, BX
-	VMOVQ AX, X4
-	VCVTPH2PS X4, X4
-	VMOVQ BX, X5
-	VCVTPH2PS X5, X5
-	VMULPS X5, X4, X4
-	VMULPS X4, X3, X3
-	VADDPS X3, X9, X9
-	ADDQ $136, SI
-	ADDQ $136, DI
-	DECQ DX
-	JNZ loop4
-fold:
-	// Lanes fold as (0+1)+(2+3), then the last nb%4 blocks add one by one.
-	VMOVSHDUP X9, X0
-	VADDPS X9, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDSS X1, X0, X0
-	ANDQ $3, CX
-	JZ done
 loop:
 	VMOVDQU 2(SI), Y1
 	VMOVDQU 2(DI), Y2
@@ -288,18 +240,16 @@ loop:
 	VPSIGNB Y1, Y2, Y2
 	VPMADDUBSW Y2, Y3, Y3
 	VPMADDWD Y15, Y3, Y3
-	HSUMD(Y3, X3, X4)
-	VCVTDQ2PS X3, X3
 	VCVTPH2PS (SI), X4
 	VCVTPH2PS (DI), X5
 	VMULSS X5, X4, X4
-	VMULSS X4, X3, X3
-	VADDSS X3, X0, X0
+	LANESFMA
 	ADDQ $34, SI
 	ADDQ $34, DI
 	DECQ CX
 	JNZ loop
-done:
+fold:
+	HSUM8
 	ROWEND
 
 // func dotQ5_0AVX2(w, a *byte, nb, nrows int, out *float32)
@@ -309,94 +259,9 @@ TEXT ·dotQ5_0AVX2(SB), NOSPLIT, $0-40
 	TESTQ R12, R12
 	JZ end
 rows:
-	ROWSTART
-	VXORPS X9, X9, X9
-	MOVQ CX, DX
-	SHRQ $2, DX
+	GROWSTART
+	TESTQ CX, CX
 	JZ fold
-loop4:
-	QHBITS(2)
-	VPANDN Y10, Y5, Y5
-	NIBBLES(6)
-	VPOR Y5, Y1, Y1
-	VMOVDQU 2(DI), Y2
-	VPSIGNB Y1, Y1, Y3
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y3, Y3
-	VPMADDWD Y15, Y3, Y3
-	QHBITS(24)
-	VPANDN Y10, Y5, Y5
-	NIBBLES(28)
-	VPOR Y5, Y1, Y1
-	VMOVDQU 36(DI), Y2
-	VPSIGNB Y1, Y1, Y6
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y6, Y6
-	VPMADDWD Y15, Y6, Y6
-	QHBITS(46)
-	VPANDN Y10, Y5, Y5
-	NIBBLES(50)
-	VPOR Y5, Y1, Y1
-	VMOVDQU 70(DI), Y2
-	VPSIGNB Y1, Y1, Y7
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y7, Y7
-	VPMADDWD Y15, Y7, Y7
-	QHBITS(68)
-	VPANDN Y10, Y5, Y5
-	NIBBLES(72)
-	VPOR Y5, Y1, Y1
-	VMOVDQU 104(DI), Y2
-	VPSIGNB Y1, Y1, Y8
-	VPSIGNB Y1, Y2, Y2
-	VPMADDUBSW Y2, Y8, Y8
-	VPMADDWD Y15, Y8, Y8
-	// Four blocks' int32 sums into X3, in block order.
-	VPHADDD Y6, Y3, Y3
-	VPHADDD Y8, Y7, Y7
-	VPHADDD Y7, Y3, Y3
-	VEXTRACTI128 $1, Y3, X6
-	VPADDD X6, X3, X3
-	VCVTDQ2PS X3, X3
-	MOVWLZX 0(SI), AX
-	MOVWLZX 22(SI), R10
-	SHLL $16, R10
-	ORL R10, AX
-	MOVWLZX 44(SI), R10
-	MOVWLZX 66(SI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, AX
-	MOVWLZX 0(DI), BX
-	MOVWLZX 34(DI), R10
-	SHLL $16, R10
-	ORL R10, BX
-	MOVWLZX 68(DI), R10
-	MOVWLZX 102(DI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, BX
-	VMOVQ AX, X4
-	VCVTPH2PS X4, X4
-	VMOVQ BX, X5
-	VCVTPH2PS X5, X5
-	VMULPS X5, X4, X4
-	VMULPS X4, X3, X3
-	VADDPS X3, X9, X9
-	ADDQ $88, SI
-	ADDQ $136, DI
-	DECQ DX
-	JNZ loop4
-fold:
-	// Lanes fold as (0+1)+(2+3), then the last nb%4 blocks add one by one.
-	VMOVSHDUP X9, X0
-	VADDPS X9, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDSS X1, X0, X0
-	ANDQ $3, CX
-	JZ done
 loop:
 	QHBITS(2)
 	VPANDN Y10, Y5, Y5
@@ -407,19 +272,26 @@ loop:
 	VPSIGNB Y1, Y2, Y2
 	VPMADDUBSW Y2, Y3, Y3
 	VPMADDWD Y15, Y3, Y3
-	HSUMD(Y3, X3, X4)
-	VCVTDQ2PS X3, X3
 	VCVTPH2PS (SI), X4
 	VCVTPH2PS (DI), X5
 	VMULSS X5, X4, X4
-	VMULSS X4, X3, X3
-	VADDSS X3, X0, X0
+	LANESFMA
 	ADDQ $22, SI
 	ADDQ $34, DI
 	DECQ CX
 	JNZ loop
-done:
+fold:
+	HSUM8
 	ROWEND
+
+// Q4_1 and Q5_1 also sum m·s over the blocks in X8, with fused
+// multiply-adds, and add it after the fold. X4 and X5 hold [d, m] and
+// [d, s] of the weight and activation blocks.
+#define MINSFMA \
+	VMOVSHDUP X4, X6; \
+	VMOVSHDUP X5, X7; \
+	VFMADD231SS X7, X6, X8; \
+	VMULSS X5, X4, X4
 
 // func dotQ4_1AVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ4_1AVX2(SB), NOSPLIT, $0-40
@@ -427,112 +299,25 @@ TEXT ·dotQ4_1AVX2(SB), NOSPLIT, $0-40
 	TESTQ R12, R12
 	JZ end
 rows:
-	ROWSTART
-	VXORPS X9, X9, X9
-	MOVQ CX, DX
-	SHRQ $2, DX
+	GROWSTART
+	VXORPS X8, X8, X8
+	TESTQ CX, CX
 	JZ fold
-loop4:
-	NIBBLES(4)
-	VPMADDUBSW 4(DI), Y1, Y3
-	VPMADDWD Y15, Y3, Y3
-	NIBBLES(24)
-	VPMADDUBSW 40(DI), Y1, Y6
-	VPMADDWD Y15, Y6, Y6
-	NIBBLES(44)
-	VPMADDUBSW 76(DI), Y1, Y7
-	VPMADDWD Y15, Y7, Y7
-	NIBBLES(64)
-	VPMADDUBSW 112(DI), Y1, Y8
-	VPMADDWD Y15, Y8, Y8
-	// Four blocks' int32 sums into X3, in block order.
-	VPHADDD Y6, Y3, Y3
-	VPHADDD Y8, Y7, Y7
-	VPHADDD Y7, Y3, Y3
-	VEXTRACTI128 $1, Y3, X6
-	VPADDD X6, X3, X3
-	VCVTDQ2PS X3, X3
-	MOVWLZX 0(SI), AX
-	MOVWLZX 20(SI), R10
-	SHLL $16, R10
-	ORL R10, AX
-	MOVWLZX 40(SI), R10
-	MOVWLZX 60(SI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, AX
-	MOVWLZX 0(DI), BX
-	MOVWLZX 36(DI), R10
-	SHLL $16, R10
-	ORL R10, BX
-	MOVWLZX 72(DI), R10
-	MOVWLZX 108(DI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, BX
-	MOVWLZX 2(SI), R8
-	MOVWLZX 22(SI), R10
-	SHLL $16, R10
-	ORL R10, R8
-	MOVWLZX 42(SI), R10
-	MOVWLZX 62(SI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, R8
-	MOVWLZX 2(DI), R9
-	MOVWLZX 38(DI), R10
-	SHLL $16, R10
-	ORL R10, R9
-	MOVWLZX 74(DI), R10
-	MOVWLZX 110(DI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, R9
-	VMOVQ AX, X4
-	VPINSRQ $1, R8, X4, X4
-	VCVTPH2PS X4, Y4
-	VMOVQ BX, X5
-	VPINSRQ $1, R9, X5, X5
-	VCVTPH2PS X5, Y5
-	VMULPS Y5, Y4, Y4
-	VMULPS X4, X3, X3
-	VEXTRACTF128 $1, Y4, X4
-	VADDPS X4, X3, X3
-	VADDPS X3, X9, X9
-	ADDQ $80, SI
-	ADDQ $144, DI
-	DECQ DX
-	JNZ loop4
-fold:
-	// Lanes fold as (0+1)+(2+3), then the last nb%4 blocks add one by one.
-	VMOVSHDUP X9, X0
-	VADDPS X9, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDSS X1, X0, X0
-	ANDQ $3, CX
-	JZ done
 loop:
 	NIBBLES(4)
 	VPMADDUBSW 4(DI), Y1, Y3
 	VPMADDWD Y15, Y3, Y3
-	HSUMD(Y3, X3, X4)
-	VCVTDQ2PS X3, X3
 	VCVTPH2PS (SI), X4
 	VCVTPH2PS (DI), X5
-	VMULPS X5, X4, X4
-	VMULSS X4, X3, X3
-	VMOVSHDUP X4, X4
-	VADDSS X4, X3, X3
-	VADDSS X3, X0, X0
+	MINSFMA
+	LANESFMA
 	ADDQ $20, SI
 	ADDQ $36, DI
 	DECQ CX
 	JNZ loop
-done:
+fold:
+	HSUM8
+	VADDSS X8, X0, X0
 	ROWEND
 
 // func dotQ5_1AVX2(w, a *byte, nb, nrows int, out *float32)
@@ -542,106 +327,10 @@ TEXT ·dotQ5_1AVX2(SB), NOSPLIT, $0-40
 	TESTQ R12, R12
 	JZ end
 rows:
-	ROWSTART
-	VXORPS X9, X9, X9
-	MOVQ CX, DX
-	SHRQ $2, DX
+	GROWSTART
+	VXORPS X8, X8, X8
+	TESTQ CX, CX
 	JZ fold
-loop4:
-	QHBITS(4)
-	VPAND Y10, Y5, Y5
-	NIBBLES(8)
-	VPOR Y5, Y1, Y1
-	VPMADDUBSW 4(DI), Y1, Y3
-	VPMADDWD Y15, Y3, Y3
-	QHBITS(28)
-	VPAND Y10, Y5, Y5
-	NIBBLES(32)
-	VPOR Y5, Y1, Y1
-	VPMADDUBSW 40(DI), Y1, Y6
-	VPMADDWD Y15, Y6, Y6
-	QHBITS(52)
-	VPAND Y10, Y5, Y5
-	NIBBLES(56)
-	VPOR Y5, Y1, Y1
-	VPMADDUBSW 76(DI), Y1, Y7
-	VPMADDWD Y15, Y7, Y7
-	QHBITS(76)
-	VPAND Y10, Y5, Y5
-	NIBBLES(80)
-	VPOR Y5, Y1, Y1
-	VPMADDUBSW 112(DI), Y1, Y8
-	VPMADDWD Y15, Y8, Y8
-	// Four blocks' int32 sums into X3, in block order.
-	VPHADDD Y6, Y3, Y3
-	VPHADDD Y8, Y7, Y7
-	VPHADDD Y7, Y3, Y3
-	VEXTRACTI128 $1, Y3, X6
-	VPADDD X6, X3, X3
-	VCVTDQ2PS X3, X3
-	MOVWLZX 0(SI), AX
-	MOVWLZX 24(SI), R10
-	SHLL $16, R10
-	ORL R10, AX
-	MOVWLZX 48(SI), R10
-	MOVWLZX 72(SI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, AX
-	MOVWLZX 0(DI), BX
-	MOVWLZX 36(DI), R10
-	SHLL $16, R10
-	ORL R10, BX
-	MOVWLZX 72(DI), R10
-	MOVWLZX 108(DI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, BX
-	MOVWLZX 2(SI), R8
-	MOVWLZX 26(SI), R10
-	SHLL $16, R10
-	ORL R10, R8
-	MOVWLZX 50(SI), R10
-	MOVWLZX 74(SI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, R8
-	MOVWLZX 2(DI), R9
-	MOVWLZX 38(DI), R10
-	SHLL $16, R10
-	ORL R10, R9
-	MOVWLZX 74(DI), R10
-	MOVWLZX 110(DI), R11
-	SHLL $16, R11
-	ORL R11, R10
-	SHLQ $32, R10
-	ORQ R10, R9
-	VMOVQ AX, X4
-	VPINSRQ $1, R8, X4, X4
-	VCVTPH2PS X4, Y4
-	VMOVQ BX, X5
-	VPINSRQ $1, R9, X5, X5
-	VCVTPH2PS X5, Y5
-	VMULPS Y5, Y4, Y4
-	VMULPS X4, X3, X3
-	VEXTRACTF128 $1, Y4, X4
-	VADDPS X4, X3, X3
-	VADDPS X3, X9, X9
-	ADDQ $96, SI
-	ADDQ $144, DI
-	DECQ DX
-	JNZ loop4
-fold:
-	// Lanes fold as (0+1)+(2+3), then the last nb%4 blocks add one by one.
-	VMOVSHDUP X9, X0
-	VADDPS X9, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDSS X1, X0, X0
-	ANDQ $3, CX
-	JZ done
 loop:
 	QHBITS(4)
 	VPAND Y10, Y5, Y5
@@ -649,20 +338,17 @@ loop:
 	VPOR Y5, Y1, Y1
 	VPMADDUBSW 4(DI), Y1, Y3
 	VPMADDWD Y15, Y3, Y3
-	HSUMD(Y3, X3, X4)
-	VCVTDQ2PS X3, X3
 	VCVTPH2PS (SI), X4
 	VCVTPH2PS (DI), X5
-	VMULPS X5, X4, X4
-	VMULSS X4, X3, X3
-	VMOVSHDUP X4, X4
-	VADDSS X4, X3, X3
-	VADDSS X3, X0, X0
+	MINSFMA
+	LANESFMA
 	ADDQ $24, SI
 	ADDQ $36, DI
 	DECQ CX
 	JNZ loop
-done:
+fold:
+	HSUM8
+	VADDSS X8, X0, X0
 	ROWEND
 
 // Shared by the K-quant kernels: Y8 accumulates scaled int32 partial sums
@@ -698,6 +384,16 @@ done:
 	MOVQ out+32(FP), R13; \
 	VPBROADCASTD dotK<>+0(SB), Y14
 
+// KEPILOGUE8 ends a super block of the kernels in llama.cpp's order,
+// whose eight float lanes are in Y11, and folds them into X0 at the end.
+#define KEPILOGUE8(wsz) \
+	ADDQ $wsz, SI; \
+	ADDQ $292, DI; \
+	DECQ CX; \
+	JNZ loop; \
+done: \
+	FOLD8(Y11, X11)
+
 #define KEPILOGUE(wsz) \
 	ADDQ $wsz, SI; \
 	ADDQ $292, DI; \
@@ -706,6 +402,42 @@ done:
 done: \
 	ROWEND
 
+// KSCALEMINS unpacks a Q4_K/Q5_K block's 6-bit scales and mins (see
+// q4KScaleMin): the eight scales as int16 in both lanes of Y6, the eight
+// mins as int16 in X7.
+#define KSCALEMINS \
+	MOVL 4(SI), AX \
+	MOVL 8(SI), BX \
+	MOVL 12(SI), DX \
+	MOVL AX, R8 \
+	ANDL $0x3f3f3f3f, R8 \
+	MOVL DX, R9 \
+	ANDL $0x0f0f0f0f, R9 \
+	MOVL AX, R11 \
+	SHRL $6, R11 \
+	ANDL $0x03030303, R11 \
+	SHLL $4, R11 \
+	ORL R11, R9 \
+	MOVL BX, R10 \
+	ANDL $0x3f3f3f3f, R10 \
+	MOVL DX, R11 \
+	SHRL $4, R11 \
+	ANDL $0x0f0f0f0f, R11 \
+	MOVL BX, AX \
+	SHRL $6, AX \
+	ANDL $0x03030303, AX \
+	SHLL $4, AX \
+	ORL AX, R11 \
+	SHLQ $32, R9 \
+	ORQ R9, R8 \
+	SHLQ $32, R11 \
+	ORQ R11, R10 \
+	VMOVQ R8, X6 \
+	VPMOVZXBW X6, X6 \
+	VINSERTI128 $1, X6, Y6, Y6 \
+	VMOVQ R10, X7 \
+	VPMOVZXBW X7, X7
+
 // func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
@@ -713,41 +445,11 @@ TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-40
 	JZ end
 rows:
 	ROWSTART
+	VXORPS X11, X11, X11
 	TESTQ CX, CX
 	JZ done
 loop:
-	// Unpack the 6-bit scales and mins (see q4KScaleMin) into R8, R10.
-	MOVL 4(SI), AX
-	MOVL 8(SI), BX
-	MOVL 12(SI), DX
-	MOVL AX, R8
-	ANDL $0x3f3f3f3f, R8
-	MOVL DX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL AX, R11
-	SHRL $6, R11
-	ANDL $0x03030303, R11
-	SHLL $4, R11
-	ORL R11, R9
-	MOVL BX, R10
-	ANDL $0x3f3f3f3f, R10
-	MOVL DX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL BX, AX
-	SHRL $6, AX
-	ANDL $0x03030303, AX
-	SHLL $4, AX
-	ORL AX, R11
-	SHLQ $32, R9
-	ORQ R9, R8
-	SHLQ $32, R11
-	ORQ R11, R10
-	VMOVQ R8, X6
-	VPMOVZXBW X6, X6
-	VINSERTI128 $1, X6, Y6, Y6
-	VMOVQ R10, X7
-	VPMOVZXBW X7, X7
+	KSCALEMINS
 	// summs = sum_j min_j * (bsum[2j] + bsum[2j+1])
 	VMOVDQU 260(DI), Y9
 	VEXTRACTI128 $1, Y9, X10
@@ -782,18 +484,81 @@ loop:
 	VPAND Y14, Y2, Y2
 	ACC32(Y1, 196, Y6, 6)
 	ACC32(Y2, 228, Y6, 7)
+	// llama.cpp's repacked Q4_K order (dotQ4_KG): the dot and the
+	// minimums each accumulate with a fused multiply-add, X0 and X11.
 	HSUMD(Y8, X8, X1)
 	VCVTDQ2PS X8, X8
 	VCVTDQ2PS X9, X9
 	VCVTPH2PS (SI), X4
 	VBROADCASTSS (DI), X5
 	VMULPS X5, X4, X4
-	VMULSS X4, X8, X8
-	VADDSS X8, X0, X0
+	VFMADD231SS X4, X8, X0
 	VMOVSHDUP X4, X4
-	VMULSS X4, X9, X9
-	VSUBSS X9, X0, X0
-	KEPILOGUE(144)
+	VFMADD231SS X4, X9, X11
+	ADDQ $144, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ loop
+done:
+	VSUBSS X11, X0, X0
+	ROWEND
+
+// Q4KGEMMPAIR adds sub-blocks j0 and j1 (nibbles at qoff(SI), activations
+// at a0(DI) and a1(DI)) as one integer, fused into X0 with the scale in X4.
+#define Q4KGEMMPAIR(qoff, a0, a1, j0, j1) \
+	VPXOR Y8, Y8, Y8; \
+	VMOVDQU qoff(SI), Y1; \
+	VPSRLW $4, Y1, Y2; \
+	VPAND Y14, Y1, Y1; \
+	VPAND Y14, Y2, Y2; \
+	ACC32(Y1, a0, Y6, j0); \
+	ACC32(Y2, a1, Y6, j1); \
+	HSUMD(Y8, X8, X1); \
+	VCVTDQ2PS X8, X8; \
+	VFMADD231SS X4, X8, X0
+
+// func dotQ4_KGemmAVX2(w, a *byte, nb, nrows int, out *float32)
+// Q4_K in the order of llama.cpp's repacked gemm (dotQ4_KGemmG): the dot
+// and the minimums are fused into X0 and X11 once per pair of sub-blocks.
+TEXT ·dotQ4_KGemmAVX2(SB), NOSPLIT, $0-40
+	KPROLOGUE
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
+	VXORPS X11, X11, X11
+	TESTQ CX, CX
+	JZ done
+loop:
+	KSCALEMINS
+	// mins of sub-block pair k = min_2k·bsum_2k + min_2k+1·bsum_2k+1 in X9
+	VMOVDQU 260(DI), Y9
+	VEXTRACTI128 $1, Y9, X10
+	VPHADDW X10, X9, X9
+	VPMADDWD X7, X9, X9
+	VCVTDQ2PS X9, X9
+	VCVTPH2PS (SI), X4
+	VBROADCASTSS (DI), X5
+	VMULPS X5, X4, X4
+	VMOVSHDUP X4, X13
+	Q4KGEMMPAIR(16, 4, 36, 0, 1)
+	VFMADD231SS X13, X9, X11
+	Q4KGEMMPAIR(48, 68, 100, 2, 3)
+	VMOVSHDUP X9, X12
+	VFMADD231SS X13, X12, X11
+	Q4KGEMMPAIR(80, 132, 164, 4, 5)
+	VMOVHLPS X9, X9, X12
+	VFMADD231SS X13, X12, X11
+	Q4KGEMMPAIR(112, 196, 228, 6, 7)
+	VPSHUFD $0xFF, X9, X12
+	VFMADD231SS X13, X12, X11
+	ADDQ $144, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ loop
+done:
+	VSUBSS X11, X0, X0
+	ROWEND
 
 // func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-40
@@ -804,41 +569,12 @@ TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-40
 	JZ end
 rows:
 	ROWSTART
+	VXORPS Y11, Y11, Y11
+	VXORPS X15, X15, X15
 	TESTQ CX, CX
 	JZ done
 loop:
-	// Unpack the 6-bit scales and mins (see q4KScaleMin) into R8, R10.
-	MOVL 4(SI), AX
-	MOVL 8(SI), BX
-	MOVL 12(SI), DX
-	MOVL AX, R8
-	ANDL $0x3f3f3f3f, R8
-	MOVL DX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL AX, R11
-	SHRL $6, R11
-	ANDL $0x03030303, R11
-	SHLL $4, R11
-	ORL R11, R9
-	MOVL BX, R10
-	ANDL $0x3f3f3f3f, R10
-	MOVL DX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL BX, AX
-	SHRL $6, AX
-	ANDL $0x03030303, AX
-	SHLL $4, AX
-	ORL AX, R11
-	SHLQ $32, R9
-	ORQ R9, R8
-	SHLQ $32, R11
-	ORQ R11, R10
-	VMOVQ R8, X6
-	VPMOVZXBW X6, X6
-	VINSERTI128 $1, X6, Y6, Y6
-	VMOVQ R10, X7
-	VPMOVZXBW X7, X7
+	KSCALEMINS
 	// summs = sum_j min_j * (bsum[2j] + bsum[2j+1])
 	VMOVDQU 260(DI), Y9
 	VEXTRACTI128 $1, Y9, X10
@@ -901,18 +637,20 @@ loop:
 	VPOR Y3, Y2, Y2
 	ACC32(Y1, 196, Y6, 6)
 	ACC32(Y2, 228, Y6, 7)
-	HSUMD(Y8, X8, X1)
-	VCVTDQ2PS X8, X8
+	// llama.cpp's order (dotQ5_KG): the int32 lanes of Y8 go to the float
+	// lanes of Y11, the minimums to X15, both with fused multiply-adds.
+	VCVTDQ2PS Y8, Y8
 	VCVTDQ2PS X9, X9
 	VCVTPH2PS (SI), X4
 	VBROADCASTSS (DI), X5
 	VMULPS X5, X4, X4
-	VMULSS X4, X8, X8
-	VADDSS X8, X0, X0
+	VBROADCASTSS X4, Y5
+	VFMADD231PS Y8, Y5, Y11
 	VMOVSHDUP X4, X4
-	VMULSS X4, X9, X9
-	VSUBSS X9, X0, X0
-	KEPILOGUE(176)
+	VFNMADD231SS X4, X9, X15
+	KEPILOGUE8(176)
+	VADDSS X15, X0, X0
+	ROWEND
 
 // func dotQ6_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-40
@@ -922,6 +660,7 @@ TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-40
 	JZ end
 rows:
 	ROWSTART
+	VXORPS Y11, Y11, Y11
 	TESTQ CX, CX
 	JZ done
 loop:
@@ -981,12 +720,13 @@ loop:
 	ACC16(Y4, 228, Y6, 3)
 	VPSLLD $5, Y9, Y9
 	VPSUBD Y9, Y8, Y8
-	HSUMD(Y8, X8, X1)
-	VCVTDQ2PS X8, X8
+	// llama.cpp's order (dotQ6_KG): lanes stay apart until the end.
+	VCVTDQ2PS Y8, Y8
 	Q8KSCALE(208)
-	VMULSS X4, X8, X8
-	VADDSS X8, X0, X0
-	KEPILOGUE(210)
+	VBROADCASTSS X4, Y4
+	VFMADD231PS Y8, Y4, Y11
+	KEPILOGUE8(210)
+	ROWEND
 
 // func dotQ3_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ3_KAVX2(SB), NOSPLIT, $0-40
@@ -1174,124 +914,6 @@ loop:
 	VSUBSS X9, X8, X8
 	VADDSS X8, X0, X0
 	KEPILOGUE(84)
-
-// func dotF32AVX2(w, a *byte, nb, nrows int, out *float32)
-TEXT ·dotF32AVX2(SB), NOSPLIT, $0-40
-	MOVQ w+0(FP), SI
-	MOVQ nrows+24(FP), R12
-	MOVQ out+32(FP), R13
-	TESTQ R12, R12
-	JZ end
-rows:
-	MOVQ a+8(FP), DI
-	MOVQ nb+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	MOVQ CX, DX
-	SHRQ $5, DX
-	JZ reduce
-loop:
-	VMOVUPS 0(SI), Y4
-	VMULPS 0(DI), Y4, Y4
-	VADDPS Y4, Y0, Y0
-	VMOVUPS 32(SI), Y5
-	VMULPS 32(DI), Y5, Y5
-	VADDPS Y5, Y1, Y1
-	VMOVUPS 64(SI), Y6
-	VMULPS 64(DI), Y6, Y6
-	VADDPS Y6, Y2, Y2
-	VMOVUPS 96(SI), Y7
-	VMULPS 96(DI), Y7, Y7
-	VADDPS Y7, Y3, Y3
-	ADDQ $128, SI
-	ADDQ $128, DI
-	DECQ DX
-	JNZ loop
-reduce:
-	// Lane folding order of floatLanesSum.
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDPS X1, X0, X0
-	VMOVSHDUP X0, X1
-	VADDSS X1, X0, X0
-	ANDQ $31, CX
-	JZ done
-tail:
-	VMOVSS (SI), X1
-	VMULSS (DI), X1, X1
-	VADDSS X1, X0, X0
-	ADDQ $4, SI
-	ADDQ $4, DI
-	DECQ CX
-	JNZ tail
-done:
-	ROWEND
-
-// func dotF16AVX2(w, a *byte, nb, nrows int, out *float32)
-TEXT ·dotF16AVX2(SB), NOSPLIT, $0-40
-	MOVQ w+0(FP), SI
-	MOVQ nrows+24(FP), R12
-	MOVQ out+32(FP), R13
-	TESTQ R12, R12
-	JZ end
-rows:
-	MOVQ a+8(FP), DI
-	MOVQ nb+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	MOVQ CX, DX
-	SHRQ $5, DX
-	JZ reduce
-loop:
-	VCVTPH2PS 0(SI), Y4
-	VMULPS 0(DI), Y4, Y4
-	VADDPS Y4, Y0, Y0
-	VCVTPH2PS 16(SI), Y5
-	VMULPS 32(DI), Y5, Y5
-	VADDPS Y5, Y1, Y1
-	VCVTPH2PS 32(SI), Y6
-	VMULPS 64(DI), Y6, Y6
-	VADDPS Y6, Y2, Y2
-	VCVTPH2PS 48(SI), Y7
-	VMULPS 96(DI), Y7, Y7
-	VADDPS Y7, Y3, Y3
-	ADDQ $64, SI
-	ADDQ $128, DI
-	DECQ DX
-	JNZ loop
-reduce:
-	// Lane folding order of floatLanesSum.
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVHLPS X0, X0, X1
-	VADDPS X1, X0, X0
-	VMOVSHDUP X0, X1
-	VADDSS X1, X0, X0
-	ANDQ $31, CX
-	JZ done
-tail:
-	MOVWLZX (SI), AX
-	VMOVD AX, X1
-	VCVTPH2PS X1, X1
-	VMULSS (DI), X1, X1
-	VADDSS X1, X0, X0
-	ADDQ $2, SI
-	ADDQ $4, DI
-	DECQ CX
-	JNZ tail
-done:
-	ROWEND
 
 // func dotBF16AVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-40

@@ -4,19 +4,12 @@ import "github.com/emberllm/ember/engine/gguf"
 
 // NEON kernels (dot_arm64.s); NEON is part of every arm64 CPU Go runs on,
 // so there is nothing to detect. Each returns exactly what its pure-Go twin
-// returns.
+// returns. Q8_0, Q4_K and Q6_K have none for now: their Go kernels follow
+// llama.cpp's x86 summation order (dot_ggml.go), which the former NEON
+// kernels did not; they are to be rewritten in that order.
 
 //go:noescape
 func dotQ4_0NEON(w, a *byte, nb int) float32
-
-//go:noescape
-func dotQ8_0NEON(w, a *byte, nb int) float32
-
-//go:noescape
-func dotQ4_KNEON(w, a *byte, nb int) float32
-
-//go:noescape
-func dotQ6_KNEON(w, a *byte, nb int) float32
 
 func init() {
 	blocks := func(k func(w, a *byte, nb int) float32, bs int) dotKernel {
@@ -28,7 +21,4 @@ func init() {
 		}
 	}
 	asmDot[gguf.Q4_0] = blocks(dotQ4_0NEON, 32)
-	asmDot[gguf.Q8_0] = blocks(dotQ8_0NEON, 32)
-	asmDot[gguf.Q4_K] = blocks(dotQ4_KNEON, 256)
-	asmDot[gguf.Q6_K] = blocks(dotQ6_KNEON, 256)
 }

@@ -46,8 +46,13 @@ var asmCols [maxType]colsKernel
 // columns at once for weight type w on this machine; without one it still
 // works, one column at a time.
 func ColsSupported(w gguf.TensorType) bool {
-	return int(w) < maxType && useAsm && asmCols[w] != nil
+	return int(w) < maxType && useAsm && asmCols[w] != nil && !colsOldOrder[w]
 }
+
+// colsOldOrder marks four-column kernels that still sum in ember's former
+// order while the one-column kernels follow llama.cpp's (dot_ggml.go):
+// they are skipped, and a batch is multiplied one column at a time.
+var colsOldOrder = [maxType]bool{gguf.Q8_0: true, gguf.Q4_K: true, gguf.Q6_K: true}
 
 // ColAuxBytes is the size of the side data ColAux makes for n values of an
 // activation paired with weights of type w (0 when w has no four-column

@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// Float dots (F32, F16, BF16 weights against an F32 activation). The sum
-// order is the one of a SIMD loop with four 8-wide accumulators, so the
+// The BF16 dot (F32 and F16 follow llama.cpp's orders, dot_ggml.go). The
+// sum order is the one of a SIMD loop with four 8-wide accumulators, so the
 // assembly can match it bit for bit: value i of the first n&^31 goes to
 // lane i%32, the lanes are folded by floatLanesSum, and the tail values are
 // then added one by one. Products are rounded before the add (no FMA).
@@ -22,44 +22,6 @@ func floatLanesSum(acc *[32]float32) float32 {
 
 func actF32(a []byte, i int) float32 {
 	return math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:]))
-}
-
-// The three loops differ only in how a weight is decoded; they are spelled
-// out because a decoder passed as a function value is not inlined and costs
-// a call per value.
-
-func dotF32(w, a []byte, n int) float32 {
-	var acc [32]float32
-	main := n &^ 31
-	for i := 0; i < main; i += 32 {
-		ws, as := w[4*i:][:128], a[4*i:][:128]
-		for l := range acc {
-			wv := math.Float32frombits(binary.LittleEndian.Uint32(ws[4*l:]))
-			acc[l] += float32(wv * math.Float32frombits(binary.LittleEndian.Uint32(as[4*l:])))
-		}
-	}
-	sum := floatLanesSum(&acc)
-	for i := main; i < n; i++ {
-		sum += float32(math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) * actF32(a, i))
-	}
-	return sum
-}
-
-func dotF16(w, a []byte, n int) float32 {
-	var acc [32]float32
-	main := n &^ 31
-	for i := 0; i < main; i += 32 {
-		ws, as := w[2*i:][:64], a[4*i:][:128]
-		for l := range acc {
-			wv := f16Fast(binary.LittleEndian.Uint16(ws[2*l:]))
-			acc[l] += float32(wv * math.Float32frombits(binary.LittleEndian.Uint32(as[4*l:])))
-		}
-	}
-	sum := floatLanesSum(&acc)
-	for i := main; i < n; i++ {
-		sum += float32(f16Fast(binary.LittleEndian.Uint16(w[2*i:])) * actF32(a, i))
-	}
-	return sum
 }
 
 func dotBF16(w, a []byte, n int) float32 {

@@ -2,36 +2,35 @@ package quant
 
 import "math"
 
-// fma32 returns x·y+z rounded once to float32, as the FMA instructions of
-// the CPU compute it (VFMADD on amd64, FMLA on arm64). Go has no float32
-// FMA, and rounding math.FMA's float64 result to float32 again can miss by
-// one ulp where the first rounding lands exactly halfway between two
-// float32 values; the pure-Go kernels that must match the assembly bit for
-// bit use this instead.
-func fma32(x, y, z float32) float32 {
-	p := float64(x) * float64(y) // exact: 24+24 significant bits
-	zz := float64(z)
-	s := p + zz
-	// TwoSum: e is what the float64 sum dropped, so p+z = s+e exactly.
-	bv := s - p
-	e := (p - (s - bv)) + (zz - bv)
-	r := float32(s)
-	if e == 0 {
-		return r
+// FMA32 returns a*b+c rounded once to float32, as the x86 vfmadd and ARM
+// fmla instructions do. llama.cpp's SIMD loops accumulate with fused
+// multiply-adds, so matching its sums bit for bit needs the single
+// rounding; Go has no float32 FMA, and rounding math.FMA's float64 result
+// again to float32 is wrong in the rare case where that result lies
+// exactly halfway between two float32 values (musl's fmaf, same idea).
+func FMA32(a, b, c float32) float32 {
+	xy := float64(a) * float64(b) // exact: 48 significant bits
+	r := xy + float64(c)
+	u := math.Float64bits(r)
+	e := u >> 52 & 0x7ff
+	// Not a halfway case of float32 rounding, NaN/Inf, or an exact sum:
+	// the float64 sum rounds correctly.
+	if u&0x1fffffff != 0x10000000 || e == 0x7ff || (r-xy == float64(c) && r-float64(c) == xy) {
+		return float32(r)
 	}
-	d := s - float64(r)
-	if d == 0 {
-		// s is a float32 and e is below half of its float64 ulp.
-		return r
+	// r is inexact and sits on a midpoint: nudge it toward the true
+	// value so the float32 rounding goes the right way.
+	var err float64
+	neg := u>>63 != 0
+	if neg == (float64(c) > xy) {
+		err = xy - r + float64(c)
+	} else {
+		err = float64(c) - r + xy
 	}
-	other := math.Nextafter32(r, float32(math.Copysign(math.Inf(1), d)))
-	if 2*s != float64(r)+float64(other) {
-		// Not a tie, so rounding s or s+e to float32 agrees.
-		return r
+	if neg == (err < 0) {
+		u++
+	} else {
+		u--
 	}
-	// s is halfway between r and other: the exact sum lies on e's side.
-	if (e > 0) == (other > r) {
-		return other
-	}
-	return r
+	return float32(math.Float64frombits(u))
 }

@@ -94,7 +94,7 @@ func interleavedGroupGo(w, tile []byte, nb, m, t int, out []float32) {
 					s += int32(x&15)*int32(int8(q[4*k+i])) + int32(x>>4)*int32(int8(q[16+4*k+i]))
 				}
 			}
-			acc[r] = fma32(float32(s), float32(groupScale(gb, r)*da), acc[r])
+			acc[r] = FMA32(float32(s), float32(groupScale(gb, r)*da), acc[r])
 		}
 	}
 	copy(out, acc[:])

@@ -3,45 +3,12 @@ package quant
 import (
 	"bytes"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
 )
 
-// TestFMA32 compares fma32 with x·y+z computed exactly and rounded once,
-// on random operands and on ties that rounding through float64 gets wrong.
-func TestFMA32(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 7))
-	exact := func(x, y, z float32) float32 {
-		p := new(big.Float).SetPrec(200).SetFloat64(float64(x))
-		p.Mul(p, new(big.Float).SetPrec(200).SetFloat64(float64(y)))
-		p.Add(p, new(big.Float).SetPrec(200).SetFloat64(float64(z)))
-		f, _ := p.Float32()
-		return f
-	}
-	check := func(x, y, z float32) {
-		if got, want := fma32(x, y, z), exact(x, y, z); math.Float32bits(got) != math.Float32bits(want) && !(got == 0 && want == 0) {
-			t.Fatalf("fma32(%g, %g, %g) = %g, want %g", x, y, z, got, want)
-		}
-	}
-	for i := 0; i < 200000; i++ {
-		x := float32(r.IntN(65536) - 32768)
-		y := float32(r.NormFloat64() * math.Exp2(float64(r.IntN(20)-10)))
-		z := float32(r.NormFloat64() * math.Exp2(float64(r.IntN(40)-20)))
-		check(x, y, z)
-	}
-	// x·y = 2^-24 - 2^-70 and z = 1+2^-23: the float64 sum drops the
-	// 2^-70 and lands on the tie 1+2^-23+2^-24, which float32 rounds to
-	// even (up), where the exact sum, just below the tie, rounds down.
-	x, y, z := float32((1+0x1p-23)*0x1p-12), float32((1-0x1p-23)*0x1p-12), float32(1+0x1p-23)
-	if float32(math.FMA(float64(x), float64(y), float64(z))) == exact(x, y, z) {
-		t.Fatal("the tie case does not tie")
-	}
-	check(x, y, z)
-	check(-x, y, -z)
-}
 
 // interleavedRef is the product of plain Q4_0 rows with a Q8_0 activation
 // the way llama.cpp's repacked kernels sum it, written from the GGUF
@@ -57,7 +24,7 @@ func interleavedRef(w []byte, r, n int, act []byte) float32 {
 			s += (int32(x[2+j]&15) - 8) * int32(int8(y[2+j]))
 			s += (int32(x[2+j]>>4) - 8) * int32(int8(y[18+j]))
 		}
-		acc = fma32(float32(s), float32(f16at(x, 0)*f16at(y, 0)), acc)
+		acc = FMA32(float32(s), float32(f16at(x, 0)*f16at(y, 0)), acc)
 	}
 	return acc
 }

@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
@@ -68,6 +67,12 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	p := c.p
 	k := &kernel{name: "attention", reads: refs(o.Q, o.CacheK, o.CacheV), writes: refs(o.Out)}
 	sp := c.newSplitter()
+	// One token multiplies like llama.cpp's single-token products, several
+	// like its batched ones (see attend).
+	order := orderVec
+	if T > 1 {
+		order = orderGemm
+	}
 	k.build = func() func(ith, nth int) {
 		q, out := c.rows(o.Q), c.rows(o.Out)
 		km, kst, kt := c.mem(o.CacheK), o.CacheK.Stride[1], o.CacheK.Type
@@ -76,67 +81,25 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 			vm, vst, vt, vw = c.mem(o.CacheV), o.CacheV.Stride[1], o.CacheV.Type, DV
 		}
 		ke, ve := kt.TypeSize(), vt.TypeSize()
-		scores := make([][]float32, c.nth)
-		qhalf := make([][]float32, c.nth)
-		for i := range scores {
-			scores[i] = make([]float32, ctx)
-			qhalf[i] = make([]float32, DK)
+		ws := make([]*attnScratch, c.nth)
+		for i := range ws {
+			ws[i] = newAttnScratch(ctx, DK, DV, order)
 		}
 		return func(ith, _ int) {
-			sc, qh := scores[ith], qhalf[ith]
+			w := ws[ith]
 			sp.each(H*T, 1, func(lo, hi int) {
 				for u := lo; u < hi; u++ {
 					h, t := u%H, u/H
 					kvh := h / group
 					n := p.pos + t + 1
-					qrow := q.get(ith, u)
-					qb := bytesOf(qrow)
-					if kt == tF16 {
-						// llama.cpp multiplies an F16 cache by the query
-						// converted to F16; rounding it the same way keeps
-						// greedy decoding on the same tokens.
-						for d, x := range qrow[:DK] {
-							qh[d] = f16Table[quant.F32ToF16(x)]
-						}
-						qb = bytesOf(qh)
-					}
+					w.query(q.get(ith, u)[:DK], kt == tF16)
 					koff := kvh * DK * ke
-					m := float32(math.Inf(-1))
 					for j := 0; j < n; j++ {
-						s := quant.VecDot(kt, km[j*kst+koff:j*kst+koff+DK*ke], qb, DK) * scale
-						sc[j] = s
-						m = max(m, s)
+						w.sc[j] = w.score(km[j*kst+koff:], kt) * scale
 					}
-					var sum float64
-					for j := 0; j < n; j++ {
-						e := expf(sc[j] - m)
-						sc[j] = e
-						sum += float64(e)
-					}
-					// Normalise first, as llama.cpp's softmax does; against
-					// an F16 value cache the weights are rounded to F16 too.
-					inv := float32(1 / sum)
-					for j := 0; j < n; j++ {
-						sc[j] *= inv
-						if vt == tF16 {
-							sc[j] = f16Table[quant.F32ToF16(sc[j])]
-						}
-					}
-					y := out.out(u)
-					clear(y)
+					w.softmax(n, vt == tF16)
 					voff := kvh * vw * ve
-					for j := 0; j < n; j++ {
-						pj := sc[j]
-						row := vm[j*vst+voff:]
-						if vt == tF16 {
-							quant.AddScaledF16(y, pj, row[:2*DV])
-						} else {
-							v := f32s(row, DV)
-							for d := range y {
-								y[d] += pj * v[d]
-							}
-						}
-					}
+					w.weighted(out.out(u), n, func(j int) []byte { return vm[j*vst+voff:] }, vt)
 				}
 			})
 		}

@@ -176,6 +176,14 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		chunk = chunkFor(N*B, c.nth, rowBlock)
 		chunk = min(chunk, N)
 	}
+	// The summation order follows the kernel llama.cpp would pick for this
+	// shape (a batch or one token, rows in fours or eights). It sends a
+	// strided batch against F32 weights to its single-token kernel (only
+	// other types copy such a batch into a packed buffer first).
+	batch := T
+	if wt == tF32 && !o.In.Contiguous() {
+		batch = 1
+	}
 	perB := (N + chunk - 1) / chunk
 	units := B * perB
 	k := &kernel{name: "matmul", reads: []ref{{t: o.W}, actRef}, writes: refs(o.Out),
@@ -208,7 +216,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 				}
 				for ; t < T; t++ {
 					j := b + B*t
-					quant.VecDotRows(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
+					quant.RowsKernel(wt, B == 1, N, batch, t)(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
 				}
 				s = e - rowBlock
 			}

@@ -51,6 +51,9 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	actRef, actFn, auxFn := c.activations(o.In, wt)
 	plan, priv := c.addExpertPlan(o, N, E, S, T, 1)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
+	// llama.cpp multiplies by experts one token at a time (vec_dot, or
+	// its repacked gemv), whatever the batch.
+	dotRows := quant.RowsKernel(wt, true, N, 1, 0)
 	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, actRef, {priv: priv}}, writes: refs(o.Out)}
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
@@ -81,7 +84,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 						quant.VecDotCols(wt, wrows, end-s, acts, auxs, K, outs)
 					}
 					for _, st := range rest {
-						quant.VecDotRows(wt, wrows, end-s, act(col(st)), K, out.out(st)[s:end])
+						dotRows(wt, wrows, end-s, act(col(st)), K, out.out(st)[s:end])
 					}
 					s = end - rowBlock
 				}

@@ -2,8 +2,8 @@ package cpu
 
 import (
 	"fmt"
-	"math"
 
+	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -89,8 +89,10 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 					a, b = p, p+half
 				}
 				x0, x1 := x[a], x[b]
-				y[a] = x0*cos - x1*sin
-				y[b] = x0*sin + x1*cos
+				// llama.cpp's build fuses each rotation into one
+				// multiply-add after rounding the other product.
+				y[a] = quant.FMA32(x0, cos, -(x1 * sin))
+				y[b] = quant.FMA32(x0, sin, x1*cos)
 			}
 			if &x[0] != &y[0] {
 				copy(y[dims:], x[dims:])
@@ -129,10 +131,11 @@ func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
 				if ext != 0 {
 					y := (float32(i0/2) - lo) / max(0.001, hi-lo)
 					mix := (1 - min(1, max(0, y))) * ext
-					th = interp*(1-mix) + extrap*mix
+					th = quant.FMA32(interp, 1-mix, extrap*mix) // fused as in llama.cpp's build
 				}
-				cs[i0] = float32(math.Cos(float64(th))) * mscale
-				cs[i0+1] = float32(math.Sin(float64(th))) * mscale
+				sin, cos := sincosLibm(th)
+				cs[i0] = cos * mscale
+				cs[i0+1] = sin * mscale
 				theta *= thetaScale
 			}
 		}

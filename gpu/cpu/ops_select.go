@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -55,7 +56,7 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 				softmax(x, pr)
 			case gpu.GateSigmoid:
 				for i, v := range x {
-					pr[i] = sigmoid(v)
+					pr[i] = 1 / (1 + expLibm(-v)) // ggml's sigmoid op
 				}
 			default:
 				copy(pr, x)
@@ -76,14 +77,15 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 				softmax(wt, wt)
 			}
 			if norm {
-				var sum float32
+				// as llama.cpp: a float64 sum (sum_rows) clamped to the
+				// smallest normal half, then a division
+				var sum float64
 				for _, v := range wt {
-					sum += v
+					sum += float64(v)
 				}
-				// llama.cpp clamps the sum to the smallest normal half.
-				inv := 1 / max(sum, 6.103515625e-5)
+				d := max(float32(sum), 6.103515625e-5)
 				for i := range wt {
-					wt[i] *= inv
+					wt[i] /= d
 				}
 			}
 			if scale != 0 && scale != 1 {
@@ -96,20 +98,32 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 	return nil
 }
 
-// softmax writes the softmax of x to y (which may be x).
+// softmax writes the softmax of x to y (which may be x) as ggml's
+// soft_max op computes it: whole 16-value chunks through expGGML, each
+// chunk's sum (SumLanes16) and then each remaining value (through
+// expLibm) added into a float64, and the values scaled by 1/sum.
 func softmax(x, y []float32) {
 	m := float32(math.Inf(-1))
 	for _, v := range x {
 		m = max(m, v)
 	}
-	var sum float32
-	for i, v := range x {
-		e := expf(v - m)
-		y[i] = e
-		sum += e
+	var sum float64
+	n16 := len(x) &^ 15
+	for i := 0; i < n16; i += 16 {
+		var chunk [16]float32
+		for l := range chunk {
+			chunk[l] = expGGML(x[i+l] - m)
+		}
+		copy(y[i:i+16], chunk[:])
+		sum += float64(quant.SumLanes16(&chunk))
 	}
-	inv := 1 / sum
-	for i := range y {
+	for i := n16; i < len(x); i++ {
+		e := expLibm(x[i] - m)
+		y[i] = e
+		sum += float64(e)
+	}
+	inv := float32(1 / sum)
+	for i := range y[:len(x)] {
 		y[i] *= inv
 	}
 }

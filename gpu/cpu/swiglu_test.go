@@ -25,7 +25,7 @@ func TestSwigluRowMatchesLoop(t *testing.T) {
 		got := make([]float32, n)
 		swigluRow(x, y, got)
 		for i := range got {
-			want := silu(x[i]) * y[i]
+			want := siluGGML(x[i]) * y[i]
 			if math.Float32bits(got[i]) != math.Float32bits(want) && !(got[i] != got[i] && want != want) {
 				t.Errorf("n=%d x=%g y=%g: %g (%08x), Go %g (%08x)", n, x[i], y[i], got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
 			}

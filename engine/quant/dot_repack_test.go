@@ -1,0 +1,36 @@
+package quant
+
+import (
+	"math"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+)
+
+// TestRepackedGemmAsmMatchesGo holds the assembly of the repacked-gemm
+// order (Q4_K) to its Go kernel bit for bit.
+func TestRepackedGemmAsmMatchesGo(t *testing.T) {
+	n := 0
+	for seed := uint64(10); seed < 13; seed++ {
+		for _, c := range makeDotCases(seed) {
+			r := asmRepackedGemm[c.t]
+			if r.k == nil || c.n == 0 {
+				continue
+			}
+			rb := c.t.RowBytes(c.n)
+			out := make([]float32, c.nrows)
+			r.k(&c.w[0], &c.act[0], c.n/r.bs, c.nrows, &out[0])
+			for i := range out {
+				g := goRepackedGemm[c.t](c.w[i*rb:(i+1)*rb], c.act, c.n)
+				if math.Float32bits(g) != math.Float32bits(out[i]) {
+					t.Errorf("%s n=%d row %d: asm %g != go %g", c.t, c.n, i, out[i], g)
+				}
+				n++
+			}
+		}
+	}
+	if asmRepackedGemm[gguf.Q4_K].k == nil {
+		t.Skip("no assembly on this machine")
+	}
+	t.Logf("%d rows bitwise equal", n)
+}

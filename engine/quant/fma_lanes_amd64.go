@@ -1,0 +1,31 @@
+package quant
+
+//go:noescape
+func fmaLanes16AVX2(acc, x, y *float32, n int)
+
+//go:noescape
+func fmaLanes64AVX2(acc, x, y *float32, n int)
+
+//go:noescape
+func fmaLanes16F16AVX2(acc *float32, x *byte, y *float32, n int)
+
+//go:noescape
+func fmaLanes64F16AVX2(acc *float32, x *byte, y *float32, n int)
+
+var hasFMALanesAsm = hasAVX2()
+
+func fmaLanesAsm(acc, x, y *float32, n, lanes int) {
+	if lanes == 16 {
+		fmaLanes16AVX2(acc, x, y, n)
+		return
+	}
+	fmaLanes64AVX2(acc, x, y, n)
+}
+
+func fmaLanesF16Asm(acc *float32, x *byte, y *float32, n, lanes int) {
+	if lanes == 16 {
+		fmaLanes16F16AVX2(acc, x, y, n)
+		return
+	}
+	fmaLanes64F16AVX2(acc, x, y, n)
+}

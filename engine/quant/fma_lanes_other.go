@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package quant
+
+const hasFMALanesAsm = false
+
+func fmaLanesAsm(acc, x, y *float32, n, lanes int) {}
+
+func fmaLanesF16Asm(acc *float32, x *byte, y *float32, n, lanes int) {}

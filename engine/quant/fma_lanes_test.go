@@ -1,0 +1,49 @@
+package quant
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFMALanesAsmMatchesGo holds the assembly to the Go loop bit for bit.
+func TestFMALanesAsmMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, L := range []int{16, 64} {
+		for _, steps := range []int{1, 2, 7} {
+			n := L * steps
+			x, y := make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], y[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+			}
+			got, want := make([]float32, L), make([]float32, L)
+			for i := range got {
+				got[i] = float32(r.NormFloat64())
+				want[i] = got[i]
+			}
+			FMALanes(got, x, y)
+			fmaLanesGo(want, x, y)
+			// the F16 variant against FMALanes on the widened values
+			h := make([]byte, 2*n)
+			for i := range x {
+				v := F32ToF16(x[i])
+				h[2*i], h[2*i+1] = byte(v), byte(v>>8)
+				x[i] = F16ToF32(v)
+			}
+			gh, gg, wh := make([]float32, L), make([]float32, L), make([]float32, L)
+			FMALanesF16(gh, h, y)
+			withAsm(false, func() { FMALanesF16(gg, h, y) })
+			fmaLanesGo(wh, x, y)
+			for i := range gh {
+				if math.Float32bits(gh[i]) != math.Float32bits(wh[i]) || math.Float32bits(gg[i]) != math.Float32bits(wh[i]) {
+					t.Errorf("F16 L=%d n=%d lane %d: %g, Go %g", L, n, i, gh[i], wh[i])
+				}
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Errorf("L=%d n=%d lane %d: %g, Go %g", L, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package quant
+
+// Summation orders of llama.cpp's x86 CPU kernels (the AVX-512 build).
+// Float results depend on the order of additions; these helpers reproduce
+// the orders lane by lane so ember's sums equal llama.cpp's bit for bit.
+
+// SumLanes16 is _mm512_reduce_add_ps as GCC expands it: halves added
+// (256, then 128 bits), then lanes 0+2 and 1+3, then those two.
+func SumLanes16(a *[16]float32) float32 {
+	var t [8]float32
+	for i := range t {
+		t[i] = a[i+8] + a[i]
+	}
+	u0, u1, u2, u3 := t[4]+t[0], t[5]+t[1], t[6]+t[2], t[7]+t[3]
+	return (u0 + u2) + (u1 + u3)
+}
+
+// SumLanes8 is hsum_float_8 (and llamafile's hsum of a __m256): the high
+// 128 bits added to the low, then lanes 0+2 and 1+3, then those two.
+func SumLanes8(a *[8]float32) float32 {
+	u0, u1, u2, u3 := a[4]+a[0], a[5]+a[1], a[6]+a[2], a[7]+a[3]
+	return (u0 + u2) + (u1 + u3)
+}
+
+// DotF16Vec is ggml_vec_dot_f16's order (a single token's product against
+// an F16 matrix): four 16-lane fused multiply-add accumulators over steps
+// of 64 values, folded 0+2, 1+3, then 0+1 and reduced with SumLanes16; the
+// values past the last whole step are added one product at a time in
+// float64. x and y hold values already exact in F16.
+func DotF16Vec(x, y []float32) float32 {
+	n := len(x)
+	y = y[:n]
+	head, np := vecSteps(x, y)
+	sum := float64(head)
+	for i := np; i < n; i++ {
+		sum += float64(x[i] * y[i])
+	}
+	return float32(sum)
+}
+
+// DotF32Vec is ggml_vec_dot_f32's order: DotF16Vec's four accumulators,
+// then the values past the last whole step added to the float32 sum as
+// its compiled loop does: 16 and then 8 at a time as rounded products
+// added in turn, the last few with fused multiply-adds.
+func DotF32Vec(x, y []float32) float32 {
+	n := len(x)
+	y = y[:n]
+	sum, i := vecSteps(x, y)
+	for ; n-i >= 16; i += 16 {
+		for k := i; k < i+16; k++ {
+			sum += x[k] * y[k]
+		}
+	}
+	if n-i >= 8 {
+		for k := i; k < i+8; k++ {
+			sum += x[k] * y[k]
+		}
+		i += 8
+	}
+	for ; i < n; i++ {
+		sum = FMA32(x[i], y[i], sum)
+	}
+	return sum
+}
+
+// vecSteps is the vectorised part of ggml's single-token float dots: the
+// whole 64-value steps of x·y in four 16-lane accumulators, folded; np is
+// the number of values it took.
+func vecSteps(x, y []float32) (sum float32, np int) {
+	np = len(x) &^ 63
+	var acc [64]float32
+	FMALanes(acc[:], x[:np], y[:np])
+	return FoldLanes64(&acc), np
+}
+
+// foldAcc4 is GGML_F32x16_REDUCE of four accumulators.
+func foldAcc4(acc *[4][16]float32) float32 {
+	for l := 0; l < 16; l++ {
+		acc[0][l] += acc[2][l]
+		acc[1][l] += acc[3][l]
+	}
+	for l := 0; l < 16; l++ {
+		acc[0][l] += acc[1][l]
+	}
+	return SumLanes16(&acc[0])
+}
+
+// DotGemm16 is llamafile's tinyBLAS order for F32 and F16 matrices (the
+// product of a batch of two or more tokens): one 16-lane fused
+// multiply-add accumulator over the whole row, reduced with SumLanes16.
+// len(x) must be a multiple of 16 (tinyBLAS declines other sizes).
+func DotGemm16(x, y []float32) float32 {
+	n := len(x)
+	y = y[:n]
+	var acc [16]float32
+	FMALanes(acc[:], x, y)
+	return SumLanes16(&acc)
+}
+
+// FoldLanes64 reduces DotF16Vec's four accumulators, laid out one after
+// the other, the way it does (for products accumulated elsewhere).
+func FoldLanes64(a *[64]float32) float32 {
+	var acc [4][16]float32
+	for j := range acc {
+		copy(acc[j][:], a[16*j:])
+	}
+	return foldAcc4(&acc)
+}

@@ -1,0 +1,138 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/quant"
+)
+
+// Attention arithmetic in llama.cpp's order (its CPU path without flash
+// attention): scores are a matrix product of the cache and the query
+// rounded to the cache type, softmax uses ggml's vectorised exp and sums
+// 16-value chunks into a float64, and the weights, rounded to the value
+// cache type, multiply the values as another matrix product, summing over
+// positions. Both products follow ggml's summation order: a single token
+// goes through ggml_vec_dot_f16 (orderVec), a batch through llamafile's
+// tinyBLAS (orderGemm). Matching the order matters: the F16 roundings
+// turn one-ulp differences into visible ones.
+
+type sumOrder uint8
+
+const (
+	orderVec  sumOrder = iota // four 16-lane accumulators over steps of 64
+	orderGemm                 // one 16-lane accumulator
+)
+
+// lanes is the accumulator width of an order.
+func (o sumOrder) lanes() int {
+	if o == orderVec {
+		return 64
+	}
+	return 16
+}
+
+type attnScratch struct {
+	order  sumOrder
+	q, row []float32 // the rounded query, one widened cache row
+	sc     []float32 // scores, then weights, per position
+	acc    []float32 // value sums: lanes() accumulators per output value
+}
+
+func newAttnScratch(ctx, dk, dv int, order sumOrder) *attnScratch {
+	return &attnScratch{order: order, q: make([]float32, dk), row: make([]float32, max(dk, dv)),
+		sc: make([]float32, ctx+16), acc: make([]float32, dv*order.lanes())}
+}
+
+// query keeps x, rounded to F16 when the cache is F16 (ggml converts the
+// query to the cache type before the product).
+func (w *attnScratch) query(x []float32, f16 bool) {
+	for d, v := range x {
+		if f16 {
+			v = f16Table[quant.F32ToF16(v)]
+		}
+		w.q[d] = v
+	}
+}
+
+// score is the dot of the query with the cache row at b.
+func (w *attnScratch) score(b []byte, t gguf.TensorType) float32 {
+	k := w.widen(b, t, len(w.q))
+	if w.order == orderGemm && len(k)%16 == 0 {
+		return quant.DotGemm16(k, w.q)
+	}
+	return quant.DotF16Vec(k, w.q)
+}
+
+func (w *attnScratch) widen(b []byte, t gguf.TensorType, n int) []float32 {
+	r := w.row[:n]
+	if t == tF16 {
+		h := u16s(b, n)
+		for i, v := range h {
+			r[i] = f16Table[v]
+		}
+		return r
+	}
+	copy(r, f32s(b, n))
+	return r
+}
+
+// softmax turns the first n scores into weights as ggml_vec_soft_max_f32
+// and the following scale do, then rounds them to F16 for an F16 cache.
+func (w *attnScratch) softmax(n int, f16 bool) {
+	sc := w.sc
+	m := float32(math.Inf(-1))
+	for _, s := range sc[:n] {
+		m = max(m, s)
+	}
+	var sum float64
+	var chunk [16]float32
+	for j0 := 0; j0 < n; j0 += 16 {
+		chunk = [16]float32{}
+		for l := 0; l < 16 && j0+l < n; l++ {
+			e := expGGML(sc[j0+l] - m)
+			sc[j0+l] = e
+			chunk[l] = e
+		}
+		sum += float64(quant.SumLanes16(&chunk))
+	}
+	inv := float32(1 / sum)
+	for j := range sc[:n] {
+		p := sc[j] * inv
+		if f16 {
+			p = f16Table[quant.F32ToF16(p)]
+		}
+		sc[j] = p
+	}
+}
+
+// weighted writes y[d] = Σ_j weight_j·value_j[d] over the first n
+// positions, position j going to summation lane j % lanes as in ggml's
+// product over the transposed value cache. Each lane is a row of acc, so
+// a position is one fused multiply-add of a value row into a lane row.
+func (w *attnScratch) weighted(y []float32, n int, row func(j int) []byte, t gguf.TensorType) {
+	L, D := w.order.lanes(), len(y)
+	acc := w.acc[:L*D]
+	clear(acc)
+	for j := 0; j < n; j++ {
+		lane := acc[j%L*D : (j%L+1)*D]
+		if t == tF16 {
+			quant.FMAScaledF16(lane, w.sc[j], row(j)[:2*D])
+			continue
+		}
+		for d, x := range f32s(row(j), D) {
+			lane[d] = quant.FMA32(w.sc[j], x, lane[d])
+		}
+	}
+	var lanes [64]float32
+	for d := range y {
+		for l := 0; l < L; l++ {
+			lanes[l] = acc[l*D+d]
+		}
+		if L == 16 {
+			y[d] = quant.SumLanes16((*[16]float32)(lanes[:16]))
+		} else {
+			y[d] = quant.FoldLanes64(&lanes)
+		}
+	}
+}
