@@ -44,6 +44,7 @@ var goGemm = [maxType]dotKernel{
 // another order when it does not repack the matrix (see RowsKernel);
 // VecDotRowsUnrepacked uses them.
 var goUnrepacked = [maxType]dotKernel{
+	gguf.Q4_0: dotQ4_0G,
 	gguf.Q4_K: dotQ4_KVecG,
 }
 

@@ -39,6 +39,23 @@ func dotQ8_0G(w, a []byte, n int) float32 {
 	return SumLanes8((*[8]float32)(&acc))
 }
 
+// dotQ4_0G is ggml_vec_dot_q4_0_q8_0's order (the Q8_0 one, values
+// j < 16 from the low nibbles, the rest from the high ones, less 8): what
+// llama.cpp sums for Q4_0 matrices it does not repack (the 3-D per-head
+// weights of MLA's batched products).
+func dotQ4_0G(w, a []byte, n int) float32 {
+	var acc lanes8
+	for b := 0; b < n/32; b++ {
+		x, y := w[18*b:18*b+18], a[q80Bytes*b:q80Bytes*b+q80Bytes]
+		var s [8]int32
+		for j := 0; j < 32; j++ {
+			s[j/4] += (int32(x[2+j%16]>>(4*uint(j/16))&15) - 8) * int32(int8(y[2+j]))
+		}
+		acc.add(f16at(x, 0)*f16at(y, 0), &s)
+	}
+	return SumLanes8((*[8]float32)(&acc))
+}
+
 func dotQ5_0G(w, a []byte, n int) float32 {
 	var acc lanes8
 	for b := 0; b < n/32; b++ {
