@@ -16,9 +16,10 @@ import (
 // column: the integer part of a block is exact, and the float part keeps
 // the one-column kernels' order (dot_blocks.go).
 //
-// The four-column kernels of the 32-value types read, beside each column's
-// activation, a little side data per block made once per column by ColAux
-// (the K-quants' Q8_K activations already carry what they need): the terms that do
+// The four-column kernel of Q4_0 reads, beside each column's activation, a
+// little side data per block made once per column by ColAux (Q8_0's kernel
+// takes the activation's f16 scale as the one-column kernel does, and the
+// K-quants' Q8_K activations already carry what they need): the terms that do
 // not depend on the weights (the activation scale as an f32 and, where the
 // weights are unsigned nibbles with an offset, the offset times the sum of
 // the block's activations), laid out per group of four blocks as
@@ -52,13 +53,13 @@ func ColsSupported(w gguf.TensorType) bool {
 // colsOldOrder marks four-column kernels that still sum in ember's former
 // order while the one-column kernels follow llama.cpp's (dot_ggml.go):
 // they are skipped, and a batch is multiplied one column at a time.
-var colsOldOrder = [maxType]bool{gguf.Q8_0: true, gguf.Q4_K: true, gguf.Q6_K: true}
+var colsOldOrder = [maxType]bool{gguf.Q4_K: true, gguf.Q6_K: true}
 
 // ColAuxBytes is the size of the side data ColAux makes for n values of an
 // activation paired with weights of type w (0 when w has no four-column
 // kernel).
 func ColAuxBytes(w gguf.TensorType, n int) int {
-	if !ColsSupported(w) || ActType(w) != gguf.Q8_0 {
+	if !ColsSupported(w) || ActType(w) != gguf.Q8_0 || w == gguf.Q8_0 {
 		return 0
 	}
 	nb := n / w.BlockSize()
