@@ -16,14 +16,15 @@ import (
 // column: the integer part of a block is exact, and the float part keeps
 // the one-column kernels' order (dot_blocks.go).
 //
-// The four-column kernel of Q4_0 reads, beside each column's activation, a
-// little side data per block made once per column by ColAux (Q8_0's kernel
-// takes the activation's f16 scale as the one-column kernel does, and the
-// K-quants' Q8_K activations already carry what they need): the terms that do
-// not depend on the weights (the activation scale as an f32 and, where the
-// weights are unsigned nibbles with an offset, the offset times the sum of
-// the block's activations), laid out per group of four blocks as
-// int32 sums[4] then f32 scales[4], the last group padded.
+// The four-column kernels of the 32-value types read, beside each column's
+// activation, a little side data per block made once per column by ColAux
+// (the K-quants' Q8_K activations already carry what they need). For Q8_0
+// it is each block's activation scale as an f32, one after another, so
+// the kernel need not convert an f16 per column and block. For Q4_0 it is
+// the terms that do not depend on the weights (the activation scale as an
+// f32 and, the weights being unsigned nibbles with an offset, the offset
+// times the sum of the block's activations), laid out per group of four
+// blocks as int32 sums[4] then f32 scales[4], the last group padded.
 
 // Cols is the number of activation columns a multi-column kernel takes.
 const Cols = 4
@@ -59,10 +60,13 @@ var colsOldOrder = [maxType]bool{gguf.Q4_K: true, gguf.Q6_K: true}
 // activation paired with weights of type w (0 when w has no four-column
 // kernel).
 func ColAuxBytes(w gguf.TensorType, n int) int {
-	if !ColsSupported(w) || ActType(w) != gguf.Q8_0 || w == gguf.Q8_0 {
+	if !ColsSupported(w) || ActType(w) != gguf.Q8_0 {
 		return 0
 	}
 	nb := n / w.BlockSize()
+	if w == gguf.Q8_0 {
+		return 4 * nb
+	}
 	return (nb + 3) / 4 * 32
 }
 
@@ -71,6 +75,12 @@ func ColAuxBytes(w gguf.TensorType, n int) int {
 // data; b0 must start a group of four blocks.
 func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 	if ColAuxBytes(w, w.BlockSize()) == 0 {
+		return
+	}
+	if w == gguf.Q8_0 {
+		for b := b0; b < b1; b++ {
+			binary.LittleEndian.PutUint32(aux[4*b:], math.Float32bits(f16at(act[q80Bytes*b:], 0)))
+		}
 		return
 	}
 	if b0%4 != 0 || len(aux) < (b1+3)/4*32 {

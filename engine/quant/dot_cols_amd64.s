@@ -212,18 +212,18 @@ TEXT ·dotColsQ4_0VNNI(SB), NOSPLIT, $0-32
 // fused-multiply-added by the block's dw·da into eight float lanes per
 // column (Y10 Y11 Y13 Y15), folded as hsum_float_8 at the end of the row.
 // Each weight block is loaded once for the four columns: |w| in Y4, w (for
-// its sign) in Y5, dw in X9. VPDPBUSD wants one unsigned side, so it takes
+// its sign) in Y5, dw broadcast in Y9; each column's da comes from its
+// side data as an f32 (ColAux), so dw·da, the same float32 product the
+// one-column kernel rounds, is one multiply with a broadcast operand. VPDPBUSD wants one unsigned side, so it takes
 // |w| against the activations carrying w's sign; the integer sums are
 // exact, as ggml's VPMADDUBSW pairs are (at most 2·128·127 per pair).
-#define COLQ80(A, ACC, Y) \
+#define COLQ80(A, X, ACC, Y) \
 	VMOVDQU 2(A), Y8; \
 	VPSIGNB Y5, Y8, Y8; \
 	VPXOR Y, Y, Y; \
 	VPDPBUSD Y8, Y4, Y; \
 	VCVTDQ2PS Y, Y; \
-	VCVTPH2PS (A), X1; \
-	VMULSS X1, X9, X1; \
-	VBROADCASTSS X1, Y1; \
+	VMULPS.BCST (X), Y9, Y1; \
 	VFMADD231PS Y, Y1, ACC
 
 // STOREQ80 folds a column's eight lanes as the one-column kernel's HSUM8
@@ -245,7 +245,7 @@ TEXT ·dotColsQ8_0VNNI(SB), NOSPLIT, $0-32
 	TESTQ R12, R12
 	JZ q80end
 q80row:
-	LOADACTS
+	LOADCOLS
 	MOVQ nb+8(FP), CX
 	TESTQ CX, CX
 	JZ q80store
@@ -253,11 +253,12 @@ q80block:
 	VMOVDQU 2(SI), Y5
 	VPABSB Y5, Y4
 	VCVTPH2PS (SI), X9
-	COLQ80(R8, Y10, Y0)
-	COLQ80(R9, Y11, Y2)
-	COLQ80(R10, Y13, Y3)
-	COLQ80(R11, Y15, Y6)
-	ADVACTS(34, 34)
+	VBROADCASTSS X9, Y9
+	COLQ80(R8, AX, Y10, Y0)
+	COLQ80(R9, BX, Y11, Y2)
+	COLQ80(R10, DX, Y13, Y3)
+	COLQ80(R11, DI, Y15, Y6)
+	ADVANCE(34, 34, 4)
 	DECQ CX
 	JNZ q80block
 q80store:

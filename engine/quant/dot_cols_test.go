@@ -122,6 +122,10 @@ func TestVecDotColsQ8_0(t *testing.T) {
 					blk[2+j] = byte(int8(r.IntN(255) - 127))
 				}
 			}
+			auxs[c] = make([]byte, ColAuxBytes(gguf.Q8_0, n))
+			half := nb / 2 &^ 3
+			ColAux(gguf.Q8_0, acts[c], 0, half, auxs[c])
+			ColAux(gguf.Q8_0, acts[c], half, nb, auxs[c])
 			got[c] = make([]float32, nrows)
 		}
 		VecDotCols(gguf.Q8_0, w, nrows, acts, auxs, n, got)
