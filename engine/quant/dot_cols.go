@@ -18,11 +18,13 @@ import (
 //
 // The four-column kernels of the 32-value types read, beside each column's
 // activation, a little side data per block made once per column by ColAux
-// (the K-quants' Q8_K activations already carry what they need): the terms that do
-// not depend on the weights (the activation scale as an f32 and, where the
-// weights are unsigned nibbles with an offset, the offset times the sum of
-// the block's activations), laid out per group of four blocks as
-// int32 sums[4] then f32 scales[4], the last group padded.
+// (the K-quants' Q8_K activations already carry what they need). For Q8_0
+// it is each block's activation scale as an f32, one after another, so
+// the kernel need not convert an f16 per column and block. For Q4_0 it is
+// the terms that do not depend on the weights (the activation scale as an
+// f32 and, the weights being unsigned nibbles with an offset, the offset
+// times the sum of the block's activations), laid out per group of four
+// blocks as int32 sums[4] then f32 scales[4], the last group padded.
 
 // Cols is the number of activation columns a multi-column kernel takes.
 const Cols = 4
@@ -52,7 +54,7 @@ func ColsSupported(w gguf.TensorType) bool {
 // colsOldOrder marks four-column kernels that still sum in ember's former
 // order while the one-column kernels follow llama.cpp's (dot_ggml.go):
 // they are skipped, and a batch is multiplied one column at a time.
-var colsOldOrder = [maxType]bool{gguf.Q8_0: true, gguf.Q4_K: true, gguf.Q6_K: true}
+var colsOldOrder = [maxType]bool{gguf.Q4_K: true, gguf.Q6_K: true}
 
 // ColAuxBytes is the size of the side data ColAux makes for n values of an
 // activation paired with weights of type w (0 when w has no four-column
@@ -62,6 +64,9 @@ func ColAuxBytes(w gguf.TensorType, n int) int {
 		return 0
 	}
 	nb := n / w.BlockSize()
+	if w == gguf.Q8_0 {
+		return 4 * nb
+	}
 	return (nb + 3) / 4 * 32
 }
 
@@ -70,6 +75,12 @@ func ColAuxBytes(w gguf.TensorType, n int) int {
 // data; b0 must start a group of four blocks.
 func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 	if ColAuxBytes(w, w.BlockSize()) == 0 {
+		return
+	}
+	if w == gguf.Q8_0 {
+		for b := b0; b < b1; b++ {
+			binary.LittleEndian.PutUint32(aux[4*b:], math.Float32bits(f16at(act[q80Bytes*b:], 0)))
+		}
 		return
 	}
 	if b0%4 != 0 || len(aux) < (b1+3)/4*32 {

@@ -3,7 +3,9 @@
 // column takes one VPDPBUSD per block, folds the four blocks' sums to
 // int32 in block order, and scales and accumulates them exactly as the
 // one-column kernels do (lanes b%4, folded (0+1)+(2+3), then the last
-// nb%4 blocks one by one), so the results are bit-identical.
+// nb%4 blocks one by one), so the results are bit-identical. The Q8_0
+// kernel, whose one-column kernel follows llama.cpp's order, is laid out
+// differently (see its comment).
 //
 // Registers: SI weights, R8-R11 the columns' activations, AX BX DX DI
 // their side data (ColAux), CX blocks, R12 rows left, R13 the cols4
@@ -205,57 +207,70 @@ TEXT ·dotColsQ4_0VNNI(SB), NOSPLIT, $0-32
 	EACHCOL(TAILQ40)
 	TAILSEND(18, 34)
 
-// Q8_0: 34-byte blocks of signed weights. VPDPBUSD wants one unsigned
-// side, so it takes |w| against the activations carrying w's sign; the
-// scale is s·(dw·da).
-#define COLQ80(A, X, ACC) \
+// Q8_0 in llama.cpp's order (dot_ggml.go), which the one-column kernel
+// keeps: per block, eight int32 lanes of four products each, converted and
+// fused-multiply-added by the block's dw·da into eight float lanes per
+// column (Y10 Y11 Y13 Y15), folded as hsum_float_8 at the end of the row.
+// Each weight block is loaded once for the four columns: |w| in Y4, w (for
+// its sign) in Y5, dw broadcast in Y9; each column's da comes from its
+// side data as an f32 (ColAux), so dw·da, the same float32 product the
+// one-column kernel rounds, is one multiply with a broadcast operand. VPDPBUSD wants one unsigned side, so it takes
+// |w| against the activations carrying w's sign; the integer sums are
+// exact, as ggml's VPMADDUBSW pairs are (at most 2·128·127 per pair).
+#define COLQ80(A, X, ACC, Y) \
 	VMOVDQU 2(A), Y8; \
-	VPSIGNB 2(SI), Y8, Y8; \
-	VPXOR Y0, Y0, Y0; \
-	VPDPBUSD Y8, Y4, Y0; \
-	VMOVDQU 36(A), Y8; \
-	VPSIGNB 36(SI), Y8, Y8; \
-	VPXOR Y1, Y1, Y1; \
-	VPDPBUSD Y8, Y5, Y1; \
-	VMOVDQU 70(A), Y8; \
-	VPSIGNB 70(SI), Y8, Y8; \
-	VPXOR Y2, Y2, Y2; \
-	VPDPBUSD Y8, Y6, Y2; \
-	VMOVDQU 104(A), Y8; \
-	VPSIGNB 104(SI), Y8, Y8; \
-	VPXOR Y3, Y3, Y3; \
-	VPDPBUSD Y8, Y7, Y3; \
-	SUMS4; \
-	VCVTDQ2PS X0, X0; \
-	VMULPS 16(X), X9, X8; \
-	VMULPS X8, X0, X0; \
-	VADDPS X0, ACC, ACC
+	VPSIGNB Y5, Y8, Y8; \
+	VPXOR Y, Y, Y; \
+	VPDPBUSD Y8, Y4, Y; \
+	VCVTDQ2PS Y, Y; \
+	VMULPS.BCST (X), Y9, Y1; \
+	VFMADD231PS Y, Y1, ACC
 
-#define TAILQ80(A, X, ACC) \
-	VMOVDQU 2(A), Y8; \
-	VPSIGNB 2(SI), Y8, Y8; \
-	VPXOR Y0, Y0, Y0; \
-	VPDPBUSD Y8, Y4, Y0; \
-	HSUM1; \
-	VCVTDQ2PS X0, X0; \
-	VMULSS 16(X), X9, X8; \
-	VMULSS X8, X0, X0; \
-	VADDSS X0, ACC, ACC
+// STOREQ80 folds a column's eight lanes as the one-column kernel's HSUM8
+// does and stores the sum.
+#define STOREQ80(off, ACC, X) \
+	VEXTRACTF128 $1, ACC, X1; \
+	VADDPS X, X1, X0; \
+	VMOVHLPS X0, X0, X1; \
+	VADDPS X1, X0, X0; \
+	VMOVSHDUP X0, X1; \
+	VADDSS X1, X0, X0; \
+	STORE(off, X0)
 
 // func dotColsQ8_0VNNI(w *byte, nb, nrows int, c *cols4)
 TEXT ·dotColsQ8_0VNNI(SB), NOSPLIT, $0-32
-	PROLOGUE32
-	VPABSB 2(SI), Y4
-	VPABSB 36(SI), Y5
-	VPABSB 70(SI), Y6
-	VPABSB 104(SI), Y7
-	SCALES4(34, 68, 102)
-	EACHCOL(COLQ80)
-	GROUPSEND(136, 136)
-	VPABSB 2(SI), Y4
+	MOVQ w+0(FP), SI
+	MOVQ nrows+16(FP), R12
+	MOVQ c+24(FP), R13
+	TESTQ R12, R12
+	JZ q80end
+q80row:
+	LOADCOLS
+	MOVQ nb+8(FP), CX
+	TESTQ CX, CX
+	JZ q80store
+q80block:
+	VMOVDQU 2(SI), Y5
+	VPABSB Y5, Y4
 	VCVTPH2PS (SI), X9
-	EACHCOL(TAILQ80)
-	TAILSEND(34, 34)
+	VBROADCASTSS X9, Y9
+	COLQ80(R8, AX, Y10, Y0)
+	COLQ80(R9, BX, Y11, Y2)
+	COLQ80(R10, DX, Y13, Y3)
+	COLQ80(R11, DI, Y15, Y6)
+	ADVANCE(34, 34, 4)
+	DECQ CX
+	JNZ q80block
+q80store:
+	STOREQ80(0, Y10, X10)
+	STOREQ80(8, Y11, X11)
+	STOREQ80(16, Y13, X13)
+	STOREQ80(24, Y15, X15)
+	DECQ R12
+	JNZ q80row
+q80end:
+	VZEROUPPER
+	RET
 
 // K-quants. A super block of 256 values is unpacked once per row into
 // Y16-Y23 (32 values each) with the sub-block scales spread as int16 into

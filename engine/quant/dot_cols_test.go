@@ -84,3 +84,63 @@ func TestVecDotColsWithoutKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestVecDotColsQ8_0 requires the four-column Q8_0 kernel to return, for
+// each column, exactly llama.cpp's order as the pure-Go kernel computes it
+// and as VecDotRows does, on raw random blocks (weights over the whole
+// int8 range, -128 included; activations within ±127 as QuantizeAct makes
+// them; random signed f16 scales) for every block count from 1 to 67 and
+// row counts that are multiples of nothing in particular.
+func TestVecDotColsQ8_0(t *testing.T) {
+	if !ColsSupported(gguf.Q8_0) {
+		t.Skip("no four-column Q8_0 kernel on this CPU (it needs AVX-512 VNNI)")
+	}
+	r := rand.New(rand.NewPCG(8, 0))
+	scale := func(b []byte) {
+		h := F32ToF16(float32(r.NormFloat64()) * 0.01)
+		b[0], b[1] = byte(h), byte(h>>8)
+	}
+	for nb := 1; nb <= 67; nb++ {
+		n := nb * 32
+		nrows := []int{1, 2, 3, 5, 7, 11, 13, 17}[nb%8]
+		w := make([]byte, nrows*nb*34)
+		for b := 0; b < nrows*nb; b++ {
+			blk := w[34*b : 34*b+34]
+			scale(blk)
+			for j := range blk[2:] {
+				blk[2+j] = byte(r.IntN(256))
+			}
+		}
+		var acts, auxs [Cols][]byte
+		var got [Cols][]float32
+		for c := range acts {
+			acts[c] = make([]byte, ActBytes(gguf.Q8_0, n))
+			for b := 0; b < nb; b++ {
+				blk := acts[c][q80Bytes*b : q80Bytes*(b+1)]
+				scale(blk)
+				for j := range blk[2:] {
+					blk[2+j] = byte(int8(r.IntN(255) - 127))
+				}
+			}
+			auxs[c] = make([]byte, ColAuxBytes(gguf.Q8_0, n))
+			half := nb / 2 &^ 3
+			ColAux(gguf.Q8_0, acts[c], 0, half, auxs[c])
+			ColAux(gguf.Q8_0, acts[c], half, nb, auxs[c])
+			got[c] = make([]float32, nrows)
+		}
+		VecDotCols(gguf.Q8_0, w, nrows, acts, auxs, n, got)
+		for c := range got {
+			rows := make([]float32, nrows)
+			VecDotRows(gguf.Q8_0, w, nrows, acts[c], n, rows)
+			for i, g := range got[c] {
+				want := dotQ8_0G(w[i*nb*34:(i+1)*nb*34], acts[c], n)
+				if math.Float32bits(g) != math.Float32bits(want) || math.Float32bits(g) != math.Float32bits(rows[i]) {
+					t.Errorf("nb=%d column %d row %d: %g, Go reference %g, VecDotRows %g", nb, c, i, g, want, rows[i])
+				}
+				if want == 0 {
+					t.Errorf("nb=%d column %d row %d: zero product, the data is not random enough", nb, c, i)
+				}
+			}
+		}
+	}
+}
