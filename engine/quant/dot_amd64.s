@@ -4,6 +4,7 @@
 // same order as the pure-Go kernels, so results are bit-identical.
 
 #include "textflag.h"
+#include "fold_amd64.h"
 
 // Byte constants, broadcast with VPBROADCASTD.
 DATA dotK<>+0(SB)/4, $0x0f0f0f0f
@@ -213,14 +214,6 @@ done:
 	VCVTDQ2PS Y3, Y3; \
 	VBROADCASTSS X4, Y4; \
 	VFMADD231PS Y3, Y4, Y9
-
-#define FOLD8(Y, X) \
-	VEXTRACTF128 $1, Y, X1; \
-	VADDPS X, X1, X0; \
-	VMOVHLPS X0, X0, X1; \
-	VADDPS X1, X0, X0; \
-	VMOVSHDUP X0, X1; \
-	VADDSS X1, X0, X0
 
 #define HSUM8 FOLD8(Y9, X9)
 

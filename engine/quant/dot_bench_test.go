@@ -59,8 +59,8 @@ func BenchmarkQuantizeAct(b *testing.B) {
 
 // BenchmarkVecDotCols compares a prefill-like product, 512 rows of 2048
 // values against four activation columns, taken four columns at once and
-// one column at a time (both single-threaded; weights stay in cache, so
-// this measures the arithmetic, not memory).
+// one column at a time in the same order (both single-threaded; weights
+// stay in cache, so this measures the arithmetic, not memory).
 func BenchmarkVecDotCols(b *testing.B) {
 	const rows, n = 512, 2048
 	for _, t := range dotTypes {
@@ -87,7 +87,7 @@ func BenchmarkVecDotCols(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/rows", t), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for c := range acts {
-					VecDotRows(t, w, rows, acts[c], n, outs[c])
+					colsRows(t)(t, w, rows, acts[c], n, outs[c])
 				}
 			}
 			b.ReportMetric(float64(rows*n*Cols)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")

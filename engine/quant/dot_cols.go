@@ -12,9 +12,10 @@ import (
 // weight row by many tokens; a kernel that takes four columns per row
 // unpacks each weight block once for all four instead of once per column,
 // and on CPUs with AVX-512 VNNI takes each block's integer dot in one
-// instruction. Its results are bit for bit those of VecDotRows column by
-// column: the integer part of a block is exact, and the float part keeps
-// the one-column kernels' order (dot_blocks.go).
+// instruction. Its results are bit for bit those of the one-column
+// product llama.cpp runs for those tokens (colsRows), column by column:
+// the integer part of a block is exact, and the float part keeps that
+// product's order.
 //
 // The four-column kernels of the 32-value types read, beside each column's
 // activation, a little side data per block made once per column by ColAux
@@ -54,7 +55,33 @@ func ColsSupported(w gguf.TensorType) bool {
 // colsOldOrder marks four-column kernels that still sum in ember's former
 // order while the one-column kernels follow llama.cpp's (dot_ggml.go):
 // they are skipped, and a batch is multiplied one column at a time.
-var colsOldOrder = [maxType]bool{gguf.Q4_K: true, gguf.Q6_K: true}
+var colsOldOrder = [maxType]bool{} // none since Q8_0, Q4_K and Q6_K were redone
+
+// colsRows is the one-column product each column of a type's four-column
+// kernel equals. Q4_K's kernel sums in the order of llama.cpp's repacked
+// gemm, since prefill takes tokens by fours only where llama.cpp runs
+// that gemm (see ColsFor); other types sum as VecDotRows.
+func colsRows(w gguf.TensorType) func(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	if w == gguf.Q4_K {
+		return VecDotRowsRepackedGemm
+	}
+	return VecDotRows
+}
+
+// ColsFor reports whether VecDotCols gives, for tokens taken by fours, the
+// sums RowsKernel picks for them against a matrix of rows rows of type w
+// when it multiplies tokens tokens (repackable as RowsKernel takes it;
+// tokens 1 where llama.cpp takes them one at a time, as its experts): it
+// must have a four-column kernel summing in that order.
+func ColsFor(w gguf.TensorType, repackable bool, rows, tokens int) bool {
+	if !ColsSupported(w) {
+		return false
+	}
+	if w == gguf.Q4_K {
+		return repackable && rows%8 == 0 && tokens >= Cols
+	}
+	return goUnrepacked[w] == nil && goRepackedGemm[w] == nil && goGemm[w] == nil
+}
 
 // ColAuxBytes is the size of the side data ColAux makes for n values of an
 // activation paired with weights of type w (0 when w has no four-column
@@ -105,13 +132,14 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 }
 
 // VecDotCols computes outs[c][i] = VecDot(w, rows[i*rowBytes:], acts[c], n)
-// for nrows consecutive rows and four columns; auxs are the columns' side
-// data from ColAux (unused without a four-column kernel).
+// for nrows consecutive rows and four columns (for Q4_K in the order of
+// VecDotRowsRepackedGemm instead); auxs are the columns' side data from
+// ColAux (unused without a four-column kernel).
 func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
 	k := asmCols[w]
 	if !ColsSupported(w) || nrows == 0 || n == 0 {
 		for c := range acts {
-			VecDotRows(w, rows, nrows, acts[c], n, outs[c])
+			colsRows(w)(w, rows, nrows, acts[c], n, outs[c])
 		}
 		return
 	}

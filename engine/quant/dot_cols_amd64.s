@@ -13,6 +13,7 @@
 // X15 the columns' sums, Y12/Y14 nibble shift and mask.
 
 #include "textflag.h"
+#include "fold_amd64.h"
 
 // The nibble mask, and per-dword shifts that move the high nibbles into
 // the high 128-bit lane (values 16..31 of a block).
@@ -283,7 +284,7 @@ q80end:
 DATA colsHi2<>+0(SB)/4, $0x30303030
 GLOBL colsHi2<>(SB), RODATA|NOPTR, $4
 
-// The skeleton shared by the K-quant kernels: rows, then super blocks.
+// The start of the Q6_K kernel: rows, then super blocks.
 #define KPROLOGUE \
 	MOVQ w+0(FP), SI; \
 	MOVQ nrows+16(FP), R12; \
@@ -297,18 +298,6 @@ row: \
 	TESTQ CX, CX; \
 	JZ store; \
 super:
-
-#define KEPILOGUE(wsz) \
-	ADVACTS(wsz, 292); \
-	DECQ CX; \
-	JNZ super; \
-store: \
-	STOREALL; \
-	DECQ R12; \
-	JNZ row; \
-end: \
-	VZEROUPPER; \
-	RET
 
 // KDOTS leaves Σ_j S_j·(W_j·activations) of one column in Y0.
 #define KDOTS(A) \
@@ -330,28 +319,15 @@ end: \
 	VPMADDUBSW 228(A), Y23, Y1; \
 	VPDPWSSD Y31, Y1, Y0
 
-// Q4_K: X4 holds the row's [d, dmin] and X7 its eight mins as int16.
-// sum += (d·yd)·isum; sum -= (dmin·yd)·Σ_j m_j·(bsum_2j + bsum_2j+1).
-#define COLQ4K(A, X, ACC) \
-	KDOTS(A); \
-	HSUM1; \
-	VMOVDQU 260(A), Y2; \
-	VEXTRACTI128 $1, Y2, X3; \
-	VPHADDW X3, X2, X2; \
-	VPMADDWD X7, X2, X2; \
-	VPSHUFD $0x4E, X2, X3; \
-	VPADDD X3, X2, X2; \
-	VPSHUFD $0xB1, X2, X3; \
-	VPADDD X3, X2, X2; \
-	VCVTDQ2PS X0, X0; \
-	VCVTDQ2PS X2, X2; \
-	VBROADCASTSS (A), X5; \
-	VMULPS X5, X4, X5; \
-	VMULSS X5, X0, X0; \
-	VADDSS X0, ACC, ACC; \
-	VMOVSHDUP X5, X5; \
-	VMULSS X5, X2, X2; \
-	VSUBSS X2, ACC, ACC
+// Q4_K in the order of llama.cpp's repacked gemm (dotQ4_KGemmG): per
+// super block and column, the scaled integer dot of each pair of
+// sub-blocks and the pair's minimum term, fused into two float
+// accumulators pair by pair. Each column leaves its four pair dots and
+// four pair minimums in one register, [dots | mins]; a 4x4 transpose
+// within the 128-bit halves then gathers pair p of all four columns into
+// one register, so one fused multiply-add per pair advances the four
+// columns' sums (lanes 0-3) and their minimums (lanes 4-7) at once, each
+// lane in exactly the one-column order.
 
 // Q4KNIB splits the 32 bytes at off(SI) into low nibbles (sub-block 2g)
 // and high nibbles (2g+1).
@@ -361,9 +337,48 @@ end: \
 	VPANDD Y14, LO, LO; \
 	VPANDD Y14, HI, HI
 
+// COLQ4KG leaves column A's [pair dots | pair mins] as int32 in R. The
+// pairs' sums of VPMADDWD/VPDPWSSD lanes are exact integers whatever the
+// grouping; X7 holds the row's eight mins as int16.
+#define COLQ4KG(A, R) \
+	VPMADDUBSW 4(A), Y16, Y8; \
+	VPMADDWD Y24, Y8, Y0; \
+	VPMADDUBSW 36(A), Y17, Y8; \
+	VPDPWSSD Y25, Y8, Y0; \
+	VPMADDUBSW 68(A), Y18, Y8; \
+	VPMADDWD Y26, Y8, Y1; \
+	VPMADDUBSW 100(A), Y19, Y8; \
+	VPDPWSSD Y27, Y8, Y1; \
+	VPMADDUBSW 132(A), Y20, Y8; \
+	VPMADDWD Y28, Y8, Y2; \
+	VPMADDUBSW 164(A), Y21, Y8; \
+	VPDPWSSD Y29, Y8, Y2; \
+	VPMADDUBSW 196(A), Y22, Y8; \
+	VPMADDWD Y30, Y8, Y3; \
+	VPMADDUBSW 228(A), Y23, Y8; \
+	VPDPWSSD Y31, Y8, Y3; \
+	SUMS4; \
+	VMOVDQU 260(A), Y9; \
+	VEXTRACTI128 $1, Y9, X8; \
+	VPHADDW X8, X9, X9; \
+	VPMADDWD X7, X9, X9; \
+	VINSERTI128 $1, X9, Y0, R
+
 // func dotColsQ4_KVNNI(w *byte, nb, nrows int, c *cols4)
 TEXT ·dotColsQ4_KVNNI(SB), NOSPLIT, $0-32
-	KPROLOGUE
+	MOVQ w+0(FP), SI
+	MOVQ nrows+16(FP), R12
+	MOVQ c+24(FP), R13
+	VPBROADCASTD colsMask<>(SB), Y14
+	TESTQ R12, R12
+	JZ end
+row:
+	LOADACTS
+	VXORPS Y12, Y12, Y12
+	MOVQ nb+8(FP), CX
+	TESTQ CX, CX
+	JZ store
+super:
 	// The 6-bit scales and mins (see q4KScaleMin): scales to AX, mins
 	// to BX, eight bytes each.
 	MOVL 4(SI), AX
@@ -406,23 +421,77 @@ TEXT ·dotColsQ4_KVNNI(SB), NOSPLIT, $0-32
 	Q4KNIB(48, Y18, Y19)
 	Q4KNIB(80, Y20, Y21)
 	Q4KNIB(112, Y22, Y23)
+	// Y5 = [d·yd_c for c = 0..3 | dmin·yd_c], each one product as in
+	// the one-column kernel.
 	VCVTPH2PS (SI), X4
-	EACHCOL(COLQ4K)
-	KEPILOGUE(144)
+	VBROADCASTSS X4, X5
+	VMOVSHDUP X4, X4
+	VBROADCASTSS X4, X4
+	VINSERTF128 $1, X4, Y5, Y5
+	VMOVSS (R8), X4
+	VINSERTPS $0x10, (R9), X4, X4
+	VINSERTPS $0x20, (R10), X4, X4
+	VINSERTPS $0x30, (R11), X4, X4
+	VINSERTF128 $1, X4, Y4, Y4
+	VMULPS Y4, Y5, Y5
+	COLQ4KG(R8, Y10)
+	COLQ4KG(R9, Y11)
+	COLQ4KG(R10, Y13)
+	COLQ4KG(R11, Y15)
+	// Transpose: Y8..Y11 hold pair 0..3 of columns 0..3 (and their mins
+	// in the high half).
+	VPUNPCKLDQ Y11, Y10, Y0
+	VPUNPCKHDQ Y11, Y10, Y1
+	VPUNPCKLDQ Y15, Y13, Y2
+	VPUNPCKHDQ Y15, Y13, Y3
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y9
+	VPUNPCKLQDQ Y3, Y1, Y10
+	VPUNPCKHQDQ Y3, Y1, Y11
+	VCVTDQ2PS Y8, Y8
+	VCVTDQ2PS Y9, Y9
+	VCVTDQ2PS Y10, Y10
+	VCVTDQ2PS Y11, Y11
+	VFMADD231PS Y5, Y8, Y12
+	VFMADD231PS Y5, Y9, Y12
+	VFMADD231PS Y5, Y10, Y12
+	VFMADD231PS Y5, Y11, Y12
+	ADVACTS(144, 292)
+	DECQ CX
+	JNZ super
+store:
+	// acc - accMin per column
+	VEXTRACTF128 $1, Y12, X0
+	VSUBPS X0, X12, X0
+	VMOVSHDUP X0, X1
+	VMOVHLPS X0, X0, X2
+	VPSHUFD $0xFF, X0, X3
+	STORE(0, X0)
+	STORE(8, X1)
+	STORE(16, X2)
+	STORE(24, X3)
+	DECQ R12
+	JNZ row
+end:
+	VZEROUPPER
+	RET
 
-// Q6_K: quants are stored biased by 32, so isum = Σ s·u·a - 32·Σ_j s_j·
-// bsum_j, with Y6 holding the sixteen scales as int16; X4 holds the row's
-// d. sum += (d·yd)·isum.
-#define COLQ6K(A, X, ACC) \
+// Q6_K in ggml_vec_dot_q6_K_q8_K's order (dotQ6_KG): quants are stored
+// biased by 32, so the block's eight int32 lanes are Σ s·u·a - 32·s_j·
+// bsum_j, lane i holding values 4i..4i+3 of every 32 (as VPDPWSSD leaves
+// them) and sub-blocks 2i and 2i+1 of the offset; Y6 holds the sixteen
+// scales as int16 and X4 the row's d. Each column keeps its eight float
+// lanes in ACC, advanced by one fused multiply-add by d·yd per super
+// block, and FOLD8 folds them at the row's end.
+#define COLQ6K(A, ACC) \
 	KDOTS(A); \
 	VPMADDWD 260(A), Y6, Y2; \
 	VPSLLD $5, Y2, Y2; \
 	VPSUBD Y2, Y0, Y0; \
-	HSUM1; \
-	VCVTDQ2PS X0, X0; \
+	VCVTDQ2PS Y0, Y0; \
 	VMULSS (A), X4, X5; \
-	VMULSS X5, X0, X0; \
-	VADDSS X0, ACC, ACC
+	VBROADCASTSS X5, Y5; \
+	VFMADD231PS Y5, Y0, ACC
 
 // Q6KLO and Q6KHI build 32 six-bit values in W: the low or high nibbles
 // of SRC, with two bits of the qh bytes in Y3 shifted to bits 4-5 (Y12
@@ -472,5 +541,24 @@ TEXT ·dotColsQ6_KVNNI(SB), NOSPLIT, $0-32
 	MOVWLZX 208(SI), AX
 	VMOVD AX, X4
 	VCVTPH2PS X4, X4
-	EACHCOL(COLQ6K)
-	KEPILOGUE(210)
+	COLQ6K(R8, Y10)
+	COLQ6K(R9, Y11)
+	COLQ6K(R10, Y13)
+	COLQ6K(R11, Y15)
+	ADVACTS(210, 292)
+	DECQ CX
+	JNZ super
+store:
+	FOLD8(Y10, X10)
+	STORE(0, X0)
+	FOLD8(Y11, X11)
+	STORE(8, X0)
+	FOLD8(Y13, X13)
+	STORE(16, X0)
+	FOLD8(Y15, X15)
+	STORE(24, X0)
+	DECQ R12
+	JNZ row
+end:
+	VZEROUPPER
+	RET

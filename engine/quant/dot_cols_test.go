@@ -9,8 +9,10 @@ import (
 )
 
 // TestVecDotColsMatchesRows requires the four-column kernels to return
-// exactly what VecDotRows returns column by column, for block counts that
-// leave every tail length, on random weights and activations.
+// exactly what their one-column product (colsRows: VecDotRows, or Q4_K's
+// repacked gemm) returns column by column, with the assembly and with the
+// pure-Go reference, for block counts that leave every tail length and
+// row counts in and out of eights, on random weights and activations.
 func TestVecDotColsMatchesRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 11))
 	tested := 0
@@ -21,10 +23,10 @@ func TestVecDotColsMatchesRows(t *testing.T) {
 		tested++
 		bs := ty.BlockSize()
 		for _, nb := range []int{1, 2, 3, 4, 5, 7, 8, 13, 64, 67} {
-			n, nrows := nb*bs, 1+r.IntN(9)
+			n, nrows := nb*bs, 1+r.IntN(19)
 			w := quantizedWeights(r, ty, nrows, n)
 			var acts, auxs [Cols][]byte
-			var got, want [Cols][]float32
+			var got, want, ref [Cols][]float32
 			for c := range acts {
 				x := make([]float32, n)
 				for i := range x {
@@ -40,13 +42,18 @@ func TestVecDotColsMatchesRows(t *testing.T) {
 				ColAux(ty, acts[c], half, nb, auxs[c])
 				got[c] = make([]float32, nrows)
 				want[c] = make([]float32, nrows)
-				VecDotRows(ty, w, nrows, acts[c], n, want[c])
+				ref[c] = make([]float32, nrows)
+				colsRows(ty)(ty, w, nrows, acts[c], n, want[c])
+				withAsm(false, func() { colsRows(ty)(ty, w, nrows, acts[c], n, ref[c]) })
 			}
 			VecDotCols(ty, w, nrows, acts, auxs, n, got)
 			for c := range got {
 				for i := range got[c] {
 					if math.Float32bits(got[c][i]) != math.Float32bits(want[c][i]) {
 						t.Errorf("%s nb=%d column %d row %d: %g, one column at a time %g", ty, nb, c, i, got[c][i], want[c][i])
+					}
+					if math.Float32bits(got[c][i]) != math.Float32bits(ref[c][i]) {
+						t.Errorf("%s nb=%d column %d row %d: %g, pure Go %g", ty, nb, c, i, got[c][i], ref[c][i])
 					}
 				}
 			}

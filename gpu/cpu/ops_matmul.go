@@ -170,7 +170,8 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	wt := o.W.Type
 	actRef, actFn, auxFn := c.activations(o.In, wt)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
-	cols := B == 1 && auxFn != nil
+	// Four columns at once only where that sums as RowsKernel would.
+	cols := B == 1 && auxFn != nil && quant.ColsFor(wt, true, N, T)
 	chunk := chunkFor(N, c.nth, rowBlock)
 	if B > 1 {
 		chunk = chunkFor(N*B, c.nth, rowBlock)

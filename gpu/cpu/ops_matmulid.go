@@ -59,7 +59,8 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	k.build = func() func(ith, nth int) {
 		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
 		var aux func(int) []byte
-		if auxFn != nil {
+		// Four tokens at once only where that sums as dotRows does.
+		if auxFn != nil && quant.ColsFor(wt, true, N, 1) {
 			aux = auxFn()
 		}
 		col := func(st int) int { return inColumn(st, S, Sin) }
