@@ -9,7 +9,6 @@ import (
 	"github.com/emberllm/ember/engine/gguf"
 )
 
-
 // interleavedRef is the product of plain Q4_0 rows with a Q8_0 activation
 // the way llama.cpp's repacked kernels sum it, written from the GGUF
 // layouts directly: per block the exact integer dot, then acc = fma(s,
