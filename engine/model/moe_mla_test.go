@@ -221,9 +221,12 @@ func routeIDs(t *testing.T, path string, tokens []int32) [][][]int32 {
 	K := m.Config.ExpertsUsed
 	var out [][][]int32
 	for _, buf := range bufs {
-		flat := readI32(t, buf, K*T)
+		// The last layer routes only the last token (its other rows feed
+		// nothing, so llama.cpp skips them, and ember does too).
+		rows := buf.Shape()[1]
+		flat := readI32(t, buf, K*rows)
 		var layer [][]int32
-		for i := 0; i < T; i++ {
+		for i := 0; i < rows; i++ {
 			layer = append(layer, flat[i*K:(i+1)*K])
 		}
 		out = append(out, layer)
@@ -272,6 +275,9 @@ func TestMoERoutes(t *testing.T) {
 					}
 				}
 				sets[fmt.Sprint(sorted)] = true
+			}
+			if len(layer) == 1 {
+				continue // the last layer's one token
 			}
 			if len(sets) < 3 || len(used) <= cfg.ExpertsUsed {
 				t.Errorf("%s %s layer %d: %d distinct expert sets using %d experts over %d tokens: not routing",
