@@ -45,15 +45,19 @@ func (s *Session) candidateStep(smp *sample.Sampler, history int) (*model.Step, 
 // graph chose.
 func (s *Session) sampleCandidates(smp *sample.Sampler) (int32, error) {
 	st := s.lastRun
-	raw := make([]byte, 8*st.Top)
+	// Scratch kept across tokens: this runs once per sampled token.
+	if cap(s.candRaw) < 8*st.Top {
+		s.candRaw = make([]byte, 8*st.Top)
+		s.candIDs = make([]int32, st.Top)
+		s.candVals = make([]float32, st.Top)
+	}
+	raw, ids, vals := s.candRaw[:8*st.Top], s.candIDs[:st.Top], s.candVals[:st.Top]
 	if err := st.TopIDs.Read(0, raw[:4*st.Top]); err != nil {
 		return 0, err
 	}
 	if err := st.TopVals.Read(0, raw[4*st.Top:]); err != nil {
 		return 0, err
 	}
-	ids := make([]int32, st.Top)
-	vals := make([]float32, st.Top)
 	for i := range ids {
 		ids[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
 		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*(st.Top+i):]))

@@ -101,6 +101,10 @@ type Session struct {
 	// by their count (candidates.go); candidates enables them.
 	topSteps   map[int]*model.Step
 	candidates bool
+	// candRaw, candIDs and candVals hold a step's candidates as read back.
+	candRaw  []byte
+	candIDs  []int32
+	candVals []float32
 }
 
 // NewSession allocates a session's KV cache.
