@@ -162,8 +162,16 @@ func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte,
 		VecDotRows(w, rows, nrows, act, n, out)
 		return
 	}
+	if r := asmUnrepacked[w]; useAsm && r.k != nil && nrows > 0 && n > 0 {
+		checkDot(w, rows, nrows, act, n)
+		r.k(&rows[0], &act[0], n/r.bs, nrows, &out[0])
+		return
+	}
 	rowsWith(goUnrepacked[w], w, rows, nrows, act, n, out)
 }
+
+// asmUnrepacked holds the assembly twins of goUnrepacked (amd64).
+var asmUnrepacked [maxType]rowsKernel
 
 // goRepackedGemm holds the kernels of types whose repacked matrices
 // llama.cpp multiplies by groups of four tokens in another order than by

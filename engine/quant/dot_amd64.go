@@ -15,6 +15,9 @@ func dotQ4_0AVX2(w, a *byte, nb, nrows int, out *float32)
 func dotQ4_1AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ4_0GAVX2(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ5_0AVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
@@ -34,6 +37,9 @@ func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotQ4_KGemmAVX2(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ4_KVecAVX2(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotQ5_KAVX2(w, a *byte, nb, nrows int, out *float32)
@@ -115,6 +121,8 @@ func init() {
 	reg(gguf.Q3_K, dotQ3_KAVX2, 256)
 	reg(gguf.Q4_K, dotQ4_KAVX2, 256)
 	asmRepackedGemm[gguf.Q4_K] = rowsKernel{dotQ4_KGemmAVX2, 256}
+	asmUnrepacked[gguf.Q4_0] = rowsKernel{dotQ4_0GAVX2, 32}
+	asmUnrepacked[gguf.Q4_K] = rowsKernel{dotQ4_KVecAVX2, 256}
 	reg(gguf.Q5_K, dotQ5_KAVX2, 256)
 	reg(gguf.Q6_K, dotQ6_KAVX2, 256)
 	reg(gguf.BF16, dotBF16AVX2, 1)

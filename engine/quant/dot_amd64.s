@@ -245,6 +245,38 @@ fold:
 	HSUM8
 	ROWEND
 
+// func dotQ4_0GAVX2(w, a *byte, nb, nrows int, out *float32)
+// Q4_0 in ggml_vec_dot_q4_0_q8_0's order (dotQ4_0G): the nibbles less 8
+// go through the Q8_0 lane sums.
+TEXT ·dotQ4_0GAVX2(SB), NOSPLIT, $0-40
+	PROLOGUE
+	VPBROADCASTD dotK<>+4(SB), Y13
+	TESTQ R12, R12
+	JZ end
+rows:
+	GROWSTART
+	TESTQ CX, CX
+	JZ fold
+loop:
+	NIBBLES(2)
+	VPSUBB Y13, Y1, Y1
+	VMOVDQU 2(DI), Y2
+	VPSIGNB Y1, Y1, Y3
+	VPSIGNB Y1, Y2, Y2
+	VPMADDUBSW Y2, Y3, Y3
+	VPMADDWD Y15, Y3, Y3
+	VCVTPH2PS (SI), X4
+	VCVTPH2PS (DI), X5
+	VMULSS X5, X4, X4
+	LANESFMA
+	ADDQ $18, SI
+	ADDQ $34, DI
+	DECQ CX
+	JNZ loop
+fold:
+	HSUM8
+	ROWEND
+
 // func dotQ5_0AVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ5_0AVX2(SB), NOSPLIT, $0-40
 	PROLOGUE
@@ -494,6 +526,71 @@ loop:
 	JNZ loop
 done:
 	VSUBSS X11, X0, X0
+	ROWEND
+
+// func dotQ4_KVecAVX2(w, a *byte, nb, nrows int, out *float32)
+// Q4_K in ggml_vec_dot_q4_K_q8_K's order (dotQ4_KVecG), for matrices
+// llama.cpp does not repack: the int32 lanes of Y8 go to the float lanes
+// of Y11, the four sub-block pairs' minimums to the four lanes of X15.
+TEXT ·dotQ4_KVecAVX2(SB), NOSPLIT, $0-40
+	KPROLOGUE
+	TESTQ R12, R12
+	JZ end
+rows:
+	ROWSTART
+	VXORPS Y11, Y11, Y11
+	VXORPS X15, X15, X15
+	TESTQ CX, CX
+	JZ done
+loop:
+	KSCALEMINS
+	// pair k: min_2k·bsum_2k + min_2k+1·bsum_2k+1, in dword k of X9
+	VMOVDQU 260(DI), Y9
+	VEXTRACTI128 $1, Y9, X10
+	VPHADDW X10, X9, X9
+	VPMADDWD X7, X9, X9
+	VPXOR Y8, Y8, Y8
+	VMOVDQU 16(SI), Y1
+	VPSRLW $4, Y1, Y2
+	VPAND Y14, Y1, Y1
+	VPAND Y14, Y2, Y2
+	ACC32(Y1, 4, Y6, 0)
+	ACC32(Y2, 36, Y6, 1)
+	VMOVDQU 48(SI), Y1
+	VPSRLW $4, Y1, Y2
+	VPAND Y14, Y1, Y1
+	VPAND Y14, Y2, Y2
+	ACC32(Y1, 68, Y6, 2)
+	ACC32(Y2, 100, Y6, 3)
+	VMOVDQU 80(SI), Y1
+	VPSRLW $4, Y1, Y2
+	VPAND Y14, Y1, Y1
+	VPAND Y14, Y2, Y2
+	ACC32(Y1, 132, Y6, 4)
+	ACC32(Y2, 164, Y6, 5)
+	VMOVDQU 112(SI), Y1
+	VPSRLW $4, Y1, Y2
+	VPAND Y14, Y1, Y1
+	VPAND Y14, Y2, Y2
+	ACC32(Y1, 196, Y6, 6)
+	ACC32(Y2, 228, Y6, 7)
+	VCVTDQ2PS Y8, Y8
+	VCVTDQ2PS X9, X9
+	VCVTPH2PS (SI), X4
+	VBROADCASTSS (DI), X5
+	VMULPS X5, X4, X4
+	VBROADCASTSS X4, Y5
+	VFMADD231PS Y8, Y5, Y11
+	VMOVSHDUP X4, X4
+	VBROADCASTSS X4, X4
+	VFNMADD231PS X4, X9, X15
+	KEPILOGUE8(144)
+	// the minimums fold as an SSE hsum: (0+2) + (1+3)
+	VMOVHLPS X15, X15, X1
+	VADDPS X15, X1, X1
+	VMOVSHDUP X1, X2
+	VADDSS X2, X1, X1
+	VADDSS X1, X0, X0
 	ROWEND
 
 // Q4KGEMMPAIR adds sub-blocks j0 and j1 (nibbles at qoff(SI), activations
