@@ -121,6 +121,13 @@ func (m *Model) NewCache(ctx int) (*Cache, error) {
 	return c, nil
 }
 
+// GraphHook, when set, sees each step's graph before it is compiled and
+// may change it. It is for tests that look inside a step (the WebGPU
+// tests make every activation an external buffer to compare the backends
+// op by op); nothing else sets it, and it must not change while models
+// build steps.
+var GraphHook func(be gpu.Backend, g *gpu.Graph)
+
 // Step is a compiled graph for a fixed number of tokens: write token ids to
 // Tokens, Run at a position, then read Logits (the last token's), Next
 // (its argmax) or, in a step made by NewStepTop, its Top best logits.
@@ -171,6 +178,9 @@ func (m *Model) NewStepTop(c *Cache, t, top int) (*Step, error) {
 		}
 		g.Do(&gpu.TopK{In: b.logits, K: top,
 			IDs: g.Bind("top_ids", s.TopIDs), Vals: g.Bind("top_vals", s.TopVals)})
+	}
+	if GraphHook != nil {
+		GraphHook(be, g)
 	}
 	if s.Program, err = be.Compile(g); err != nil {
 		return nil, fmt.Errorf("compiling the %d-token step: %w", t, err)

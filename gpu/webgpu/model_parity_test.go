@@ -146,22 +146,38 @@ func compareWith(t *testing.T, o webgpu.Options, path string, prompt []int32, n 
 	}
 }
 
-// The issue's bounds (99% of steps, logits within 1e-2) hold for float
-// weights and the real model. Quantized weights take 8-bit activations on
-// both backends, and on models this small (64 wide) an activation that
-// rounds to the other 8-bit step after a last-bit difference upstream moves
-// logits by up to about 2e-2, enough to flip a few of the flat choices of a
-// random model; mixture-of-experts models then see a router near-tie go
-// the other way now and then, which moves a whole token's output. Those
-// get wider bounds, measured and written down in the issue. Since the CPU
-// backend sums in llama.cpp's exact orders (router logits, sigmoid and
-// softmax through glibc's expf) and WebGPU does not, tiny GLM in Q4_0
-// agrees on 57 of 64 steps (was 58), the other routed models on 61-64.
-var (
-	exact     = bounds{agree: 0.99, logit: 1e-2}
-	quantized = bounds{agree: 0.93, logit: 3e-2}
-	routed    = bounds{agree: 0.85, logit: 0.5}
-)
+// exact is the issue's bound: 99% of steps choose the CPU's token, logits
+// within 1e-2 of the largest. Float weights and stories260K meet it.
+//
+// Quantized tiny models do not, and each of those cases below carries the
+// bound it was measured to meet (agreeing steps and largest logit
+// difference on lavapipe, then rounded up): they are what WebGPU gives
+// today, not a target. TestOpDivergence shows why. Run op by op on the
+// CPU's inputs, every WebGPU op but attention agrees with the CPU to the
+// last bits (largest difference 1e-7 to 5e-7 of an output's largest
+// value; quantized activations, router choices, KV rows and argmax are
+// identical), and attention differs by up to 3e-5 only where its own
+// last-bit score differences round a weight to the other F16 value. No op
+// computes anything else: no rounding rule, exp, sin or cos differs. What
+// differs is the summation order of the products (matrix times vector or
+// tile): llama.cpp's CPU kernels' on the CPU backend, the GPU's parallel
+// reductions on WebGPU. Let WebGPU's results flow on and those last bits
+// grow, because products' outputs are rounded, to F16 in the KV cache or
+// to 8-bit steps before the next product, and a value an ulp either side
+// of a boundary moves by a whole F16 ulp or 8-bit step: in tiny llama
+// Q4_0's prefill, two values of the first layer's V cache one F16 ulp off
+// (3e-4) move its attention output by 5e-5, the output projection by 5e-4
+// (an activation now and then on the other 8-bit step) and the logits by
+// 1.6e-2; mixture-of-experts routers then pick another expert at a near
+// tie (0.23-0.29 of the largest logit). Replacing only the products'
+// WebGPU outputs by the CPU's (EMBER_DIVERGENCE_FORCE=matmul,matmul_id),
+// all other ops still WebGPU's, brings tiny llama Q4_0, qwen3moe Q4_K,
+// deepseek2 Q8_0 and llama Q4_K's 37-token prefill to every token agreeing
+// and logits within 6e-7. Meeting the issue's bound on these models takes
+// products summed in the CPU backend's order, per weight type and per
+// kernel shape it picks, which the parallel reductions that keep decode
+// near memory bandwidth do not do.
+var exact = bounds{agree: 0.99, logit: 1e-2}
 
 func TestModelParityWithCPU(t *testing.T) {
 	dir := t.TempDir()
@@ -173,12 +189,12 @@ func TestModelParityWithCPU(t *testing.T) {
 		b     bounds
 	}{
 		{"tiny", synth.Llama, "F32", exact},
-		{"tiny", synth.Llama, "Q4_0", quantized},
-		{"tiny", synth.Qwen3, "Q8_0", quantized},
-		{"tiny", synth.Qwen3MoE, "Q4_K", routed},
-		{"tiny", synth.OLMoE, "Q6_K", routed},
-		{"tiny", synth.DeepSeek2, "Q8_0", routed},
-		{"tiny-glm", "", "Q4_0", routed},
+		{"tiny", synth.Llama, "Q4_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.76e-2
+		{"tiny", synth.Qwen3, "Q8_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.73e-2
+		{"tiny", synth.Qwen3MoE, "Q4_K", bounds{0.99, 0.3}},        // 64/64, 0.293
+		{"tiny", synth.OLMoE, "Q6_K", bounds{0.99, 2e-2}},          // 64/64, 1.45e-2
+		{"tiny", synth.DeepSeek2, "Q8_0", bounds{61.0 / 64, 0.25}}, // 61/64, 0.230
+		{"tiny-glm", "", "Q4_0", bounds{63.0 / 64, 0.25}},          // 63/64, 0.229
 		{"tiny", synth.Youtu, "F16", exact},
 	} {
 		name := fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ)
@@ -216,8 +232,8 @@ func TestPrefillParityWithCPU(t *testing.T) {
 		b    bounds
 	}{
 		{synth.Llama, "F32", exact},
-		{synth.Llama, "Q4_K", quantized},
-		{synth.Qwen3, "Q6_K", quantized},
+		{synth.Llama, "Q4_K", bounds{63.0 / 64, 3e-2}}, // 63/64, 2.95e-2
+		{synth.Qwen3, "Q6_K", bounds{0.99, 2.5e-2}},    // 64/64, 2.28e-2
 		{synth.Youtu, "F16", exact},
 	} {
 		t.Run(fmt.Sprintf("%s-%s", c.arch, c.typ), func(t *testing.T) {
@@ -240,8 +256,8 @@ func TestSplitBindingsParityWithCPU(t *testing.T) {
 		limit uint64
 		b     bounds
 	}{
-		{synth.Llama, "Q4_0", 8 << 10, quantized},
-		{synth.Qwen3MoE, "Q8_0", 160 << 10, routed},
+		{synth.Llama, "Q4_0", 8 << 10, bounds{23.0 / 24, 2e-2}},   // 23/24, 1.87e-2
+		{synth.Qwen3MoE, "Q8_0", 160 << 10, bounds{0.99, 1.5e-2}}, // 24/24, 1.18e-2
 	} {
 		t.Run(fmt.Sprintf("%s-%s-%dKiB", c.arch, c.typ, c.limit>>10), func(t *testing.T) {
 			path := writeTiny(t, dir, "tiny", c.arch, c.typ, uint64(70+i))
