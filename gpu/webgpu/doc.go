@@ -26,8 +26,9 @@
 // after it, a decode step's query, key and value products are one dispatch
 // (matmul_qkv), the gate and up products of weights of one type and shape
 // are one dispatch with their SwiGLU, for dense layers and for the chosen
-// experts (matmul_id_gate_up), and the experts' weighted sum does the
-// residual add. A dense decode layer is 10 kernels, a qwen3moe layer 13.
+// experts (matmul_id_gate_up), and the experts' down products also take
+// their weighted sum and the residual add (matmul_id_weighted). A dense
+// decode layer is 10 kernels, a qwen3moe layer 12.
 //
 // The host side of a step (encoding a few hundred dispatches) overlaps the
 // device's work when the engine chains greedy steps: CopyBuffer feeds one

@@ -101,7 +101,13 @@ func runRead(t *testing.T, be gpu.Backend, g *gpu.Graph, outs [3]gpu.Buffer) ([3
 // separate dispatches bit for bit.
 func sameBits(t *testing.T, fused, apart [3][]byte) {
 	t.Helper()
-	for i, what := range []string{"gate", "up", "silu(gate)·up"} {
+	sameBitsAs(t, fused, apart, "gate", "up", "silu(gate)·up")
+}
+
+// sameBitsAs compares three outputs, named by what, bit for bit.
+func sameBitsAs(t *testing.T, fused, apart [3][]byte, what ...string) {
+	t.Helper()
+	for i, what := range what {
 		for j := 0; j < len(fused[i])/4; j++ {
 			a, b := fused[i][4*j:4*j+4], apart[i][4*j:4*j+4]
 			if string(a) != string(b) {

@@ -63,7 +63,7 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	p.loc(lo)
 	// Without an add to fuse, E and F are bound to Out and never touched.
 	kind, other, out := 1, o.Out, o.Out
-	if e, f := c.addAfter(o.Out, o.In, o.Weights); e != nil {
+	if e, f := c.addAfter(0, o.Out, o.In, o.Weights); e != nil {
 		other, out = e, f
 		c.fused = 1
 	} else {
@@ -79,15 +79,16 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out, other, out}, groupsOf64(N*T))
 }
 
-// addAfter matches an Add right after the op writing t that adds t to
-// another tensor of t's shape (the residual add after the experts' sum),
-// for the op to fuse: it returns the other operand and the Add's output,
-// or nils. Neither may share memory with t or with reads, the op's inputs.
-func (c *compiler) addAfter(t *gpu.Tensor, reads ...*gpu.Tensor) (other, out *gpu.Tensor) {
-	if len(c.rest) == 0 {
+// addAfter matches an Add as op i of c.rest (right after the op writing
+// t) that adds t to another tensor of t's shape (the residual add after
+// the experts' sum), for the op to fuse: it returns the other operand and
+// the Add's output, or nils. Neither may share memory with t or with
+// reads, the op's inputs.
+func (c *compiler) addAfter(i int, t *gpu.Tensor, reads ...*gpu.Tensor) (other, out *gpu.Tensor) {
+	if len(c.rest) <= i {
 		return nil, nil
 	}
-	a, ok := c.rest[0].(*gpu.Add)
+	a, ok := c.rest[i].(*gpu.Add)
 	if !ok || a.Out == nil || (a.A == t) == (a.B == t) {
 		return nil, nil
 	}
@@ -167,6 +168,9 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		p.u(0)
 		c.fused = 2
 		return c.dispatch("matmul_id_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, up.Out, sw.Out, up.W}, rowGroups(N)*S*T)
+	}
+	if ws := c.expertSum(o, in, len(parts)); ws != nil {
+		return c.lowerMatMulIDWeighted(o, ws, in, dec, li, lid, lo)
 	}
 	for _, pt := range parts {
 		var p params
@@ -283,4 +287,73 @@ func (c *compiler) expertGateUp(o *gpu.MatMulID, in *gpu.Tensor, parts int) (*gp
 		}
 	}
 	return up, sw
+}
+
+// expertSum matches the experts' down product o followed by the weighted
+// sum of its outputs, which matmul_id_weighted computes in one dispatch
+// (with the residual add after the sum when there is one). It returns the
+// weighted sum, or nil. in is o's (rounded) input; parts, the bindings o's
+// weights need: they must be bound whole.
+func (c *compiler) expertSum(o *gpu.MatMulID, in *gpu.Tensor, parts int) *gpu.WeightedSum {
+	if len(c.rest) < 1 || parts != 1 {
+		return nil
+	}
+	ws, ok := c.rest[0].(*gpu.WeightedSum)
+	N, S, T := o.Out.Shape[0], o.Out.Shape[1], o.Out.Shape[2]
+	if !ok || ws.In != o.Out || ws.Weights == nil || ws.Out == nil ||
+		ws.Weights.Type != tF32 || ws.Weights.Shape != gpu.Shape4(S, T) || ws.Out.Type != tF32 || ws.Out.Shape != gpu.Shape4(N, T) {
+		return nil
+	}
+	// The routing weights and the sum get bindings of their own beside the
+	// product's: none may share memory with another.
+	if _, err := locsOf(ws.Weights, ws.Out); err != nil {
+		return nil
+	}
+	bound := []*gpu.Tensor{o.W, o.In, in, o.IDs, o.Out}
+	for _, t := range []*gpu.Tensor{ws.Weights, ws.Out} {
+		for _, u := range bound {
+			if t.Root() == u.Root() {
+				return nil
+			}
+		}
+		bound = append(bound, t)
+	}
+	return ws
+}
+
+// lowerMatMulIDWeighted is one matmul_id_weighted dispatch for the down
+// product o and the weighted sum ws after it (and the residual add after
+// that when addAfter finds one).
+func (c *compiler) lowerMatMulIDWeighted(o *gpu.MatMulID, ws *gpu.WeightedSum, in *gpu.Tensor, dec string, li, lid, lo loc) error {
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T, Sin := o.IDs.Shape[0], o.IDs.Shape[1], o.In.Shape[1]
+	ls, err := locsOf(ws.Weights, ws.Out)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, Sin)
+	p.loc(li)
+	p.loc(lid)
+	p.loc(lo)
+	p.u(0, E, 0, 1)
+	p.loc(ls[0])
+	p.loc(ls[1])
+	// Without an add to fuse, E and F are bound to Out and never touched.
+	kind, other, out := 1, ws.Out, ws.Out
+	if e, f := c.addAfter(1, ws.Out, ws.In, ws.Weights, o.W, in, o.IDs); e != nil {
+		other, out = e, f
+		c.fused = 2
+	} else {
+		kind = 0
+		c.fused = 1
+	}
+	lx, err := locsOf(other, out)
+	if err != nil {
+		return err
+	}
+	p.u(kind)
+	p.loc(lx[0])
+	p.loc(lx[1])
+	return c.dispatch("matmul_id_weighted", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, ws.Weights, ws.Out, other, out}, rowGroups(N)*T)
 }
