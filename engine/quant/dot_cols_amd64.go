@@ -6,6 +6,9 @@ import "github.com/emberllm/ember/engine/gguf"
 // registers (VPDPBUSD: unsigned bytes times signed bytes, summed by four
 // into int32 without saturation; VPDPWSSD: the same for int16 pairs) and
 // AVX-512 BW for byte and word operations on the upper sixteen registers.
+// The Q8_0 kernel uses the whole 512-bit registers (two weight rows side
+// by side), which AVX-512 F provides; on CPUs whose 512-bit units are as
+// wide as the registers (Zen 5) that doubles the lanes per instruction.
 
 //go:noescape
 func dotColsQ4_0VNNI(w *byte, nb, nrows int, c *cols4)
