@@ -32,9 +32,6 @@ import (
 // Cols is the number of activation columns a multi-column kernel takes.
 const Cols = 4
 
-// colsKernel computes nrows rows against four columns (see cols4).
-type colsKernel func(w *byte, nb, nrows int, c *cols4)
-
 // cols4 is what a multi-column kernel reads: each column's activation,
 // side data and output (advanced by the kernel as it stores rows).
 type cols4 struct {
@@ -43,15 +40,18 @@ type cols4 struct {
 	out [Cols]*float32
 }
 
-// asmCols holds the multi-column kernels this CPU can run (filled by the
-// architecture's init).
-var asmCols [maxType]colsKernel
+// asmCols marks the types whose multi-column kernel this CPU can run
+// (filled by the architecture's init); colsKernel runs them. The kernels
+// are called by name, not through a func value, so that the cols4 a call
+// passes stays on the stack (through a func value it escapes, and an
+// allocation per call of a few microseconds' work costs a tenth of it).
+var asmCols [maxType]bool
 
 // ColsSupported reports whether VecDotCols has a kernel taking four
 // columns at once for weight type w on this machine; without one it still
 // works, one column at a time.
 func ColsSupported(w gguf.TensorType) bool {
-	return int(w) < maxType && useAsm && asmCols[w] != nil && !colsOldOrder[w]
+	return int(w) < maxType && useAsm && asmCols[w] && !colsOldOrder[w]
 }
 
 // colsOldOrder marks four-column kernels that still sum in ember's former
@@ -148,7 +148,6 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 // VecDotRowsRepackedGemm instead); auxs are the columns' side data from
 // ColAux (unused without a four-column kernel).
 func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
-	k := asmCols[w]
 	if !ColsSupported(w) || nrows == 0 || n == 0 {
 		for c := range acts {
 			colsRows(w)(w, rows, nrows, acts[c], n, outs[c])
@@ -169,13 +168,13 @@ func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]by
 		}
 	}
 	if w != gguf.Q8_0 {
-		k(&rows[0], n/w.BlockSize(), nrows, &c4)
+		colsKernel(w, &rows[0], n/w.BlockSize(), nrows, &c4)
 		return
 	}
 	// The Q8_0 kernel takes rows in pairs; an odd last row goes one
 	// column at a time (the same sums).
 	if even := nrows &^ 1; even > 0 {
-		k(&rows[0], n/32, even, &c4)
+		colsKernel(w, &rows[0], n/32, even, &c4)
 	}
 	if nrows%2 == 1 {
 		last := rows[(nrows-1)*w.RowBytes(n):]

@@ -40,8 +40,24 @@ func init() {
 	if !hasVNNI() {
 		return
 	}
-	asmCols[gguf.Q4_0] = dotColsQ4_0VNNI
-	asmCols[gguf.Q8_0] = dotColsQ8_0VNNI
-	asmCols[gguf.Q4_K] = dotColsQ4_KVNNI
-	asmCols[gguf.Q6_K] = dotColsQ6_KVNNI
+	for _, t := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+		asmCols[t] = true
+	}
+}
+
+// colsKernel computes nrows rows of type w against four columns (see
+// cols4) with the type's kernel.
+func colsKernel(w gguf.TensorType, rows *byte, nb, nrows int, c *cols4) {
+	switch w {
+	case gguf.Q4_0:
+		dotColsQ4_0VNNI(rows, nb, nrows, c)
+	case gguf.Q8_0:
+		dotColsQ8_0VNNI(rows, nb, nrows, c)
+	case gguf.Q4_K:
+		dotColsQ4_KVNNI(rows, nb, nrows, c)
+	case gguf.Q6_K:
+		dotColsQ6_KVNNI(rows, nb, nrows, c)
+	default:
+		panic("quant: no four-column kernel for " + w.String())
+	}
 }
