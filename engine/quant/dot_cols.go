@@ -17,17 +17,17 @@ import (
 // the integer part of a block is exact, and the float part keeps that
 // product's order.
 //
-// The four-column kernels of the 32-value types read, beside each column's
-// activation, a little side data per block made once per column by ColAux
-// (the K-quants' Q8_K activations already carry what they need). For Q8_0
-// it is every block's 32 values biased to unsigned bytes (a+128, so that
+// The four-column kernels of the 32-value types read, beside or instead of
+// each column's activation, side data made once per column by ColAux (the
+// K-quants' Q8_K activations already carry what they need). For Q8_0 it
+// is every block's 32 values biased to unsigned bytes (a+128, so that
 // VPDPBUSD can take them against the signed weights without a per-column
 // sign fix-up), then every block's scale as an f32, so the kernel need not
-// convert an f16 per column and block. For Q4_0 it is
-// the terms that do not depend on the weights (the activation scale as an
-// f32 and, the weights being unsigned nibbles with an offset, the offset
-// times the sum of the block's activations), laid out per group of four
-// blocks as int32 sums[4] then f32 scales[4], the last group padded.
+// convert an f16 per column and block. For Q4_0 it is the terms that do
+// not depend on the weights (the activation scale as an f32 and, the
+// weights being unsigned nibbles with an offset, the offset times the sum
+// of the block's activations), laid out per group of four blocks as int32
+// sums[4] then f32 scales[4], the last group padded.
 
 // Cols is the number of activation columns a multi-column kernel takes.
 const Cols = 4
