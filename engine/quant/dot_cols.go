@@ -17,21 +17,20 @@ import (
 // the integer part of a block is exact, and the float part keeps that
 // product's order.
 //
-// The four-column kernels of the 32-value types read, beside each column's
-// activation, a little side data per block made once per column by ColAux
-// (the K-quants' Q8_K activations already carry what they need). For Q8_0
-// it is each block's activation scale as an f32, one after another, so
-// the kernel need not convert an f16 per column and block. For Q4_0 it is
-// the terms that do not depend on the weights (the activation scale as an
-// f32 and, the weights being unsigned nibbles with an offset, the offset
-// times the sum of the block's activations), laid out per group of four
-// blocks as int32 sums[4] then f32 scales[4], the last group padded.
+// The four-column kernels of the 32-value types read, beside or instead of
+// each column's activation, side data made once per column by ColAux (the
+// K-quants' Q8_K activations already carry what they need). For Q8_0 it
+// is every block's 32 values biased to unsigned bytes (a+128, so that
+// VPDPBUSD can take them against the signed weights without a per-column
+// sign fix-up), then every block's scale as an f32, so the kernel need not
+// convert an f16 per column and block. For Q4_0 it is the terms that do
+// not depend on the weights (the activation scale as an f32 and, the
+// weights being unsigned nibbles with an offset, the offset times the sum
+// of the block's activations), laid out per group of four blocks as int32
+// sums[4] then f32 scales[4], the last group padded.
 
 // Cols is the number of activation columns a multi-column kernel takes.
 const Cols = 4
-
-// colsKernel computes nrows rows against four columns (see cols4).
-type colsKernel func(w *byte, nb, nrows int, c *cols4)
 
 // cols4 is what a multi-column kernel reads: each column's activation,
 // side data and output (advanced by the kernel as it stores rows).
@@ -41,15 +40,18 @@ type cols4 struct {
 	out [Cols]*float32
 }
 
-// asmCols holds the multi-column kernels this CPU can run (filled by the
-// architecture's init).
-var asmCols [maxType]colsKernel
+// asmCols marks the types whose multi-column kernel this CPU can run
+// (filled by the architecture's init); colsKernel runs them. The kernels
+// are called by name, not through a func value, so that the cols4 a call
+// passes stays on the stack (through a func value it escapes, and an
+// allocation per call of a few microseconds' work costs a tenth of it).
+var asmCols [maxType]bool
 
 // ColsSupported reports whether VecDotCols has a kernel taking four
 // columns at once for weight type w on this machine; without one it still
 // works, one column at a time.
 func ColsSupported(w gguf.TensorType) bool {
-	return int(w) < maxType && useAsm && asmCols[w] != nil && !colsOldOrder[w]
+	return int(w) < maxType && useAsm && asmCols[w] && !colsOldOrder[w]
 }
 
 // colsOldOrder marks four-column kernels that still sum in ember's former
@@ -92,7 +94,7 @@ func ColAuxBytes(w gguf.TensorType, n int) int {
 	}
 	nb := n / w.BlockSize()
 	if w == gguf.Q8_0 {
-		return 4 * nb
+		return q80AuxBytes * nb
 	}
 	return (nb + 3) / 4 * 32
 }
@@ -105,8 +107,18 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 		return
 	}
 	if w == gguf.Q8_0 {
+		// The row's block count, which places the scales after the values.
+		nb := len(aux) / q80AuxBytes
+		if len(aux)%q80AuxBytes != 0 || b1 > nb {
+			panic(fmt.Sprintf("quant: ColAux(%s) of blocks [%d, %d) into %d bytes", w, b0, b1, len(aux)))
+		}
 		for b := b0; b < b1; b++ {
-			binary.LittleEndian.PutUint32(aux[4*b:], math.Float32bits(f16at(act[q80Bytes*b:], 0)))
+			blk := act[q80Bytes*b : q80Bytes*(b+1)]
+			u := aux[32*b : 32*(b+1)]
+			for j := range u {
+				u[j] = blk[2+j] ^ 0x80
+			}
+			binary.LittleEndian.PutUint32(aux[32*nb+4*b:], math.Float32bits(f16at(blk, 0)))
 		}
 		return
 	}
@@ -136,24 +148,42 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 // VecDotRowsRepackedGemm instead); auxs are the columns' side data from
 // ColAux (unused without a four-column kernel).
 func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
-	k := asmCols[w]
 	if !ColsSupported(w) || nrows == 0 || n == 0 {
 		for c := range acts {
 			colsRows(w)(w, rows, nrows, acts[c], n, outs[c])
 		}
 		return
 	}
+	checkDot(w, rows, nrows, acts[0], n)
+	ab, xb := ActType(w).RowBytes(n), ColAuxBytes(w, n)
 	var c4 cols4
 	for c := range acts {
-		checkDot(w, rows, nrows, acts[c], n)
-		if len(outs[c]) < nrows || len(auxs[c]) < ColAuxBytes(w, n) {
-			panic(fmt.Sprintf("quant: VecDotCols(%s): column %d has %d outputs and %d side bytes, want %d and %d",
-				w, c, len(outs[c]), len(auxs[c]), nrows, ColAuxBytes(w, n)))
+		if len(acts[c]) < ab || len(outs[c]) < nrows || len(auxs[c]) < xb {
+			panic(fmt.Sprintf("quant: VecDotCols(%s): column %d has %d activation bytes, %d outputs and %d side bytes, want %d, %d and %d",
+				w, c, len(acts[c]), len(outs[c]), len(auxs[c]), ab, nrows, xb))
 		}
 		c4.act[c], c4.out[c] = &acts[c][0], &outs[c][0]
-		if len(auxs[c]) > 0 {
+		if xb > 0 {
 			c4.aux[c] = &auxs[c][0]
 		}
 	}
-	k(&rows[0], n/w.BlockSize(), nrows, &c4)
+	if w != gguf.Q8_0 {
+		colsKernel(w, &rows[0], n/w.BlockSize(), nrows, &c4)
+		return
+	}
+	// The Q8_0 kernel takes rows in pairs; an odd last row goes one
+	// column at a time (the same sums).
+	if even := nrows &^ 1; even > 0 {
+		colsKernel(w, &rows[0], n/32, even, &c4)
+	}
+	if nrows%2 == 1 {
+		last := rows[(nrows-1)*w.RowBytes(n):]
+		for c := range acts {
+			VecDotRows(w, last, 1, acts[c], n, outs[c][nrows-1:])
+		}
+	}
 }
+
+// q80AuxBytes is the size of a Q8_0 block's side data: 32 biased values
+// and an f32 scale.
+const q80AuxBytes = 36

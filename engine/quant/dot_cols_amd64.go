@@ -6,6 +6,9 @@ import "github.com/emberllm/ember/engine/gguf"
 // registers (VPDPBUSD: unsigned bytes times signed bytes, summed by four
 // into int32 without saturation; VPDPWSSD: the same for int16 pairs) and
 // AVX-512 BW for byte and word operations on the upper sixteen registers.
+// The Q8_0 kernel uses the whole 512-bit registers (two weight rows side
+// by side), which AVX-512 F provides; on CPUs whose 512-bit units are as
+// wide as the registers (Zen 5) that doubles the lanes per instruction.
 
 //go:noescape
 func dotColsQ4_0VNNI(w *byte, nb, nrows int, c *cols4)
@@ -37,8 +40,24 @@ func init() {
 	if !hasVNNI() {
 		return
 	}
-	asmCols[gguf.Q4_0] = dotColsQ4_0VNNI
-	asmCols[gguf.Q8_0] = dotColsQ8_0VNNI
-	asmCols[gguf.Q4_K] = dotColsQ4_KVNNI
-	asmCols[gguf.Q6_K] = dotColsQ6_KVNNI
+	for _, t := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+		asmCols[t] = true
+	}
+}
+
+// colsKernel computes nrows rows of type w against four columns (see
+// cols4) with the type's kernel.
+func colsKernel(w gguf.TensorType, rows *byte, nb, nrows int, c *cols4) {
+	switch w {
+	case gguf.Q4_0:
+		dotColsQ4_0VNNI(rows, nb, nrows, c)
+	case gguf.Q8_0:
+		dotColsQ8_0VNNI(rows, nb, nrows, c)
+	case gguf.Q4_K:
+		dotColsQ4_KVNNI(rows, nb, nrows, c)
+	case gguf.Q6_K:
+		dotColsQ6_KVNNI(rows, nb, nrows, c)
+	default:
+		panic("quant: no four-column kernel for " + w.String())
+	}
 }

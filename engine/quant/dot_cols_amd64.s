@@ -5,7 +5,7 @@
 // one-column kernels do (lanes b%4, folded (0+1)+(2+3), then the last
 // nb%4 blocks one by one), so the results are bit-identical. The Q8_0
 // kernel, whose one-column kernel follows llama.cpp's order, is laid out
-// differently (see its comment).
+// differently, on 512-bit registers (see its comment).
 //
 // Registers: SI weights, R8-R11 the columns' activations, AX BX DX DI
 // their side data (ColAux), CX blocks, R12 rows left, R13 the cols4
@@ -210,65 +210,177 @@ TEXT ·dotColsQ4_0VNNI(SB), NOSPLIT, $0-32
 
 // Q8_0 in llama.cpp's order (dot_ggml.go), which the one-column kernel
 // keeps: per block, eight int32 lanes of four products each, converted and
-// fused-multiply-added by the block's dw·da into eight float lanes per
-// column (Y10 Y11 Y13 Y15), folded as hsum_float_8 at the end of the row.
-// Each weight block is loaded once for the four columns: |w| in Y4, w (for
-// its sign) in Y5, dw broadcast in Y9; each column's da comes from its
-// side data as an f32 (ColAux), so dw·da, the same float32 product the
-// one-column kernel rounds, is one multiply with a broadcast operand. VPDPBUSD wants one unsigned side, so it takes
-// |w| against the activations carrying w's sign; the integer sums are
-// exact, as ggml's VPMADDUBSW pairs are (at most 2·128·127 per pair).
-#define COLQ80(A, X, ACC, Y) \
-	VMOVDQU 2(A), Y8; \
-	VPSIGNB Y5, Y8, Y8; \
-	VPXOR Y, Y, Y; \
-	VPDPBUSD Y8, Y4, Y; \
-	VCVTDQ2PS Y, Y; \
-	VMULPS.BCST (X), Y9, Y1; \
-	VFMADD231PS Y, Y1, ACC
+// fused-multiply-added by the block's dw·da into eight float lanes per row
+// and column, folded as hsum_float_8 at the end of the row. This kernel
+// takes two rows at a time on 512-bit registers, row r in lanes 0-7 and
+// row r+1 in lanes 8-15, so every instruction advances two rows' lanes;
+// each weight block pair is loaded once for the four columns.
+//
+// VPDPBUSD wants one unsigned side. The columns' side data (ColAux) holds
+// each activation block biased to unsigned, u = a+128 (a XOR 0x80), then
+// each block's da as an f32. Then Σu·w = Σa·w + 128·Σw, and the second
+// term, the same for every column, is taken once per block pair (as
+// VPDPBUSD of 0x80 bytes against w) and put, negated, in each column's
+// integer accumulator before its VPDPBUSD: the lane sums are then Σa·w,
+// exact integers (|4·255·128| is far within int32), the ones llama.cpp's
+// VPMADDUBSW/VPMADDWD pairs give. dw·da is the same float32 product the
+// one-column kernel rounds (a multiply of the rows' dw by a broadcast da).
+//
+// The main loop takes four rows (two such pairs) per pass, so each
+// column's u and da are loaded once for both pairs; a last pair of rows
+// takes a loop of its own.
+//
+// Registers: SI row r's blocks, R12 row r+2's, R14 the row size in bytes,
+// R8-R11 the columns' u, AX DX DI R15 their da, BX the block index times
+// 4, CX blocks left; the row pairs left are in a local. Z16-Z19 and Z8-Z11
+// the columns' float lanes of the two pairs, Z20 0x80 bytes; per pair the
+// two rows' weights (Z21, Z12), -128·Σw (Z22, Z13) and dw (Z23, Z14);
+// Z24-Z28 and Z30 scratch.
 
-// STOREQ80 folds a column's eight lanes as the one-column kernel's HSUM8
-// does and stores the sum.
-#define STOREQ80(off, ACC, X) \
-	VEXTRACTF128 $1, ACC, X1; \
-	VADDPS X, X1, X0; \
-	VMOVHLPS X0, X0, X1; \
-	VADDPS X1, X0, X0; \
-	VMOVSHDUP X0, X1; \
-	VADDSS X1, X0, X0; \
-	STORE(off, X0)
+DATA colsBias<>+0(SB)/4, $0x80808080
+GLOBL colsBias<>(SB), RODATA|NOPTR, $4
+
+// PAIRQ80 loads the block of rows P and P+R14 for a pair: weights to W,
+// -128·Σw to BIAS, dw (row P's in lanes 0-7) to DW.
+#define PAIRQ80(P, W, BIAS, DW) \
+	VMOVDQU64 2(P), Y24; \
+	VINSERTI64X4 $1, 2(P)(R14*1), Z24, W; \
+	VPBROADCASTW (P), X24; \
+	VPBROADCASTW (P)(R14*1), X25; \
+	VINSERTI32X4 $1, X25, Y24, Y24; \
+	VCVTPH2PS Y24, DW; \
+	VPXORD Z25, Z25, Z25; \
+	VPDPBUSD W, Z20, Z25; \
+	VPXORD BIAS, BIAS, BIAS; \
+	VPSUBD Z25, BIAS, BIAS
+
+// DOTQ80 advances a pair's lanes ACC by one block of the column whose u
+// is in Z24 and da in Z30 (T, S scratch).
+#define DOTQ80(W, BIAS, DW, ACC, T, S) \
+	VMOVDQA64 BIAS, T; \
+	VPDPBUSD W, Z24, T; \
+	VCVTDQ2PS T, T; \
+	VMULPS Z30, DW, S; \
+	VFMADD231PS T, S, ACC
+
+// COL2Q80 and COL4Q80 advance one column (u at A, da at X) for one pair
+// and for two.
+#define COLLOAD(A, X) \
+	VBROADCASTI64X4 (A)(BX*8), Z24; \
+	VBROADCASTSS (X)(BX*1), Z30
+
+#define COL2Q80(A, X, ACC) \
+	COLLOAD(A, X); \
+	DOTQ80(Z21, Z22, Z23, ACC, Z25, Z26)
+
+#define COL4Q80(A, X, ACC, ACC2) \
+	COLLOAD(A, X); \
+	DOTQ80(Z21, Z22, Z23, ACC, Z25, Z26); \
+	DOTQ80(Z12, Z13, Z14, ACC2, Z27, Z28)
+
+// FOLDPAIR folds a pair's lanes of one column as the one-column kernel
+// does (FOLD8), row by row, and stores them at o(CX) and o+4(CX).
+#define FOLDPAIR(ACC, YACC, o) \
+	VMOVAPS YACC, Y2; \
+	FOLD8(Y2, X2); \
+	VMOVSS X0, o(CX); \
+	VEXTRACTF64X4 $1, ACC, Y2; \
+	FOLD8(Y2, X2); \
+	VMOVSS X0, o+4(CX)
+
+#define STORE2Q80(off, ACC, YACC) \
+	MOVQ OUT0+off(R13), CX; \
+	FOLDPAIR(ACC, YACC, 0); \
+	ADDQ $8, CX; \
+	MOVQ CX, OUT0+off(R13)
+
+#define STORE4Q80(off, ACC, YACC, ACC2, YACC2) \
+	MOVQ OUT0+off(R13), CX; \
+	FOLDPAIR(ACC, YACC, 0); \
+	FOLDPAIR(ACC2, YACC2, 8); \
+	ADDQ $16, CX; \
+	MOVQ CX, OUT0+off(R13)
+
+#define ZEROQ80(A, B, C, D) \
+	VPXORD A, A, A; \
+	VPXORD B, B, B; \
+	VPXORD C, C, C; \
+	VPXORD D, D, D
 
 // func dotColsQ8_0VNNI(w *byte, nb, nrows int, c *cols4)
-TEXT ·dotColsQ8_0VNNI(SB), NOSPLIT, $0-32
+// nrows must be even (VecDotCols takes an odd last row one column at a
+// time) and nb positive.
+TEXT ·dotColsQ8_0VNNI(SB), NOSPLIT, $8-32
 	MOVQ w+0(FP), SI
-	MOVQ nrows+16(FP), R12
-	MOVQ c+24(FP), R13
-	TESTQ R12, R12
+	MOVQ nrows+16(FP), CX
+	SHRQ $1, CX
 	JZ q80end
-q80row:
-	LOADCOLS
+	MOVQ CX, pairs-8(SP)
+	MOVQ c+24(FP), R13
+	MOVQ nb+8(FP), R14
+	SHLQ $5, R14
+	MOVQ AUX0+0(R13), R8
+	MOVQ AUX0+8(R13), R9
+	MOVQ AUX0+16(R13), R10
+	MOVQ AUX0+24(R13), R11
+	LEAQ (R8)(R14*1), AX
+	LEAQ (R9)(R14*1), DX
+	LEAQ (R10)(R14*1), DI
+	LEAQ (R11)(R14*1), R15
+	// R14: nb·34, the bytes of a row.
 	MOVQ nb+8(FP), CX
-	TESTQ CX, CX
-	JZ q80store
-q80block:
-	VMOVDQU 2(SI), Y5
-	VPABSB Y5, Y4
-	VCVTPH2PS (SI), X9
-	VBROADCASTSS X9, Y9
-	COLQ80(R8, AX, Y10, Y0)
-	COLQ80(R9, BX, Y11, Y2)
-	COLQ80(R10, DX, Y13, Y3)
-	COLQ80(R11, DI, Y15, Y6)
-	ADVANCE(34, 34, 4)
+	SHLQ $1, CX
+	ADDQ CX, R14
+	VPBROADCASTD colsBias<>(SB), Z20
+	CMPQ pairs-8(SP), $2
+	JB q80pair
+q80quad:
+	LEAQ (SI)(R14*2), R12
+	ZEROQ80(Z16, Z17, Z18, Z19)
+	ZEROQ80(Z8, Z9, Z10, Z11)
+	XORQ BX, BX
+	MOVQ nb+8(FP), CX
+q80quadblock:
+	PAIRQ80(SI, Z21, Z22, Z23)
+	PAIRQ80(R12, Z12, Z13, Z14)
+	COL4Q80(R8, AX, Z16, Z8)
+	COL4Q80(R9, DX, Z17, Z9)
+	COL4Q80(R10, DI, Z18, Z10)
+	COL4Q80(R11, R15, Z19, Z11)
+	ADDQ $34, SI
+	ADDQ $34, R12
+	ADDQ $4, BX
 	DECQ CX
-	JNZ q80block
-q80store:
-	STOREQ80(0, Y10, X10)
-	STOREQ80(8, Y11, X11)
-	STOREQ80(16, Y13, X13)
-	STOREQ80(24, Y15, X15)
-	DECQ R12
-	JNZ q80row
+	JNZ q80quadblock
+	STORE4Q80(0, Z16, Y16, Z8, Y8)
+	STORE4Q80(8, Z17, Y17, Z9, Y9)
+	STORE4Q80(16, Z18, Y18, Z10, Y10)
+	STORE4Q80(24, Z19, Y19, Z11, Y11)
+	// R12 is at the end of row r+2: the next four rows start after r+3.
+	LEAQ (R12)(R14*1), SI
+	SUBQ $2, pairs-8(SP)
+	CMPQ pairs-8(SP), $2
+	JAE q80quad
+	CMPQ pairs-8(SP), $0
+	JE q80end
+q80pair:
+	ZEROQ80(Z16, Z17, Z18, Z19)
+	XORQ BX, BX
+	MOVQ nb+8(FP), CX
+q80pairblock:
+	PAIRQ80(SI, Z21, Z22, Z23)
+	COL2Q80(R8, AX, Z16)
+	COL2Q80(R9, DX, Z17)
+	COL2Q80(R10, DI, Z18)
+	COL2Q80(R11, R15, Z19)
+	ADDQ $34, SI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ q80pairblock
+	STORE2Q80(0, Z16, Y16)
+	STORE2Q80(8, Z17, Y17)
+	STORE2Q80(16, Z18, Y18)
+	STORE2Q80(24, Z19, Y19)
 q80end:
 	VZEROUPPER
 	RET

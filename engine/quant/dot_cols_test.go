@@ -97,7 +97,8 @@ func TestVecDotColsWithoutKernel(t *testing.T) {
 // and as VecDotRows does, on raw random blocks (weights over the whole
 // int8 range, -128 included; activations within ±127 as QuantizeAct makes
 // them; random signed f16 scales) for every block count from 1 to 67 and
-// row counts that are multiples of nothing in particular.
+// row counts that end the kernel's passes of four rows in each way (a
+// pair of rows, an odd row taken one column at a time, both, neither).
 func TestVecDotColsQ8_0(t *testing.T) {
 	if !ColsSupported(gguf.Q8_0) {
 		t.Skip("no four-column Q8_0 kernel on this CPU (it needs AVX-512 VNNI)")
@@ -109,7 +110,8 @@ func TestVecDotColsQ8_0(t *testing.T) {
 	}
 	for nb := 1; nb <= 67; nb++ {
 		n := nb * 32
-		nrows := []int{1, 2, 3, 5, 7, 11, 13, 17}[nb%8]
+		rowCounts := []int{1, 2, 3, 4, 5, 6, 7, 8, 11, 13, 17}
+		nrows := rowCounts[nb%len(rowCounts)]
 		w := make([]byte, nrows*nb*34)
 		for b := 0; b < nrows*nb; b++ {
 			blk := w[34*b : 34*b+34]

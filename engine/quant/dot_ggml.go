@@ -120,20 +120,32 @@ func gemmF32G(w, a []byte, n int) float32 {
 }
 
 func dotF16G(w, a []byte, n int) float32 {
-	y := f32View(a, n)
+	return DotF16VecH(w[:2*n], f32View(a, n))
+}
+
+func gemmF16G(w, a []byte, n int) float32 {
+	return DotGemm16H(w[:2*n], f32View(a, n))
+}
+
+// DotF16VecH is DotF16Vec with x given as len(y) half-precision values
+// (little endian), widened exactly as they are multiplied.
+func DotF16VecH(x []byte, y []float32) float32 {
+	n := len(y)
 	np := n &^ 63
 	var acc [64]float32
-	FMALanesF16(acc[:], w[:2*np], y[:np])
+	FMALanesF16(acc[:], x[:2*np], y[:np])
 	sum := float64(FoldLanes64(&acc))
 	for i := np; i < n; i++ {
-		sum += float64(f16Fast(binary.LittleEndian.Uint16(w[2*i:])) * y[i])
+		sum += float64(f16Fast(binary.LittleEndian.Uint16(x[2*i:])) * y[i])
 	}
 	return float32(sum)
 }
 
-func gemmF16G(w, a []byte, n int) float32 {
+// DotGemm16H is DotGemm16 with x given as len(y) half-precision values
+// (len(y) a multiple of 16).
+func DotGemm16H(x []byte, y []float32) float32 {
 	var acc [16]float32
-	FMALanesF16(acc[:], w[:2*n], f32View(a, n))
+	FMALanesF16(acc[:], x[:2*len(y)], y)
 	return SumLanes16(&acc)
 }
 

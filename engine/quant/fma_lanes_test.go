@@ -47,3 +47,26 @@ func TestFMALanesAsmMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSumLanes16Cols requires the row-against-row fold to equal
+// SumLanes16 of each gathered column, bit for bit.
+func TestSumLanes16Cols(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 16))
+	for _, D := range []int{1, 7, 64, 128} {
+		a := make([]float32, 16*D)
+		for i := range a {
+			a[i] = float32(r.NormFloat64()) * float32(1+r.IntN(1000))
+		}
+		y := make([]float32, D)
+		SumLanes16Cols(y, a)
+		for d := range y {
+			var col [16]float32
+			for l := range col {
+				col[l] = a[l*D+d]
+			}
+			if want := SumLanes16(&col); math.Float32bits(y[d]) != math.Float32bits(want) {
+				t.Errorf("D=%d column %d: %g, want %g", D, d, y[d], want)
+			}
+		}
+	}
+}

@@ -15,6 +15,24 @@ func SumLanes16(a *[16]float32) float32 {
 	return (u0 + u2) + (u1 + u3)
 }
 
+// SumLanes16Cols sets y[d] to SumLanes16 of the column (a[d], a[D+d], ...,
+// a[15·D+d]) of a, 16 rows of D = len(y) values: the same additions, taken
+// row against row instead of gathering each column.
+func SumLanes16Cols(y, a []float32) {
+	D := len(y)
+	a = a[:16*D]
+	r := func(l int) []float32 { return a[l*D : (l+1)*D] }
+	a0, a1, a2, a3, a4, a5, a6, a7 := r(0), r(1), r(2), r(3), r(4), r(5), r(6), r(7)
+	a8, a9, a10, a11, a12, a13, a14, a15 := r(8), r(9), r(10), r(11), r(12), r(13), r(14), r(15)
+	for d := range y {
+		u0 := (a12[d] + a4[d]) + (a8[d] + a0[d])
+		u1 := (a13[d] + a5[d]) + (a9[d] + a1[d])
+		u2 := (a14[d] + a6[d]) + (a10[d] + a2[d])
+		u3 := (a15[d] + a7[d]) + (a11[d] + a3[d])
+		y[d] = (u0 + u2) + (u1 + u3)
+	}
+}
+
 // SumLanes8 is hsum_float_8 (and llamafile's hsum of a __m256): the high
 // 128 bits added to the low, then lanes 0+2 and 1+3, then those two.
 func SumLanes8(a *[8]float32) float32 {

@@ -33,14 +33,14 @@ func (o sumOrder) lanes() int {
 }
 
 type attnScratch struct {
-	order  sumOrder
-	q, row []float32 // the rounded query, one widened cache row
-	sc     []float32 // scores, then weights, per position
-	acc    []float32 // value sums: lanes() accumulators per output value
+	order sumOrder
+	q     []float32 // the rounded query
+	sc    []float32 // scores, then weights, per position
+	acc   []float32 // value sums: lanes() accumulators per output value
 }
 
 func newAttnScratch(ctx, dk, dv int, order sumOrder) *attnScratch {
-	return &attnScratch{order: order, q: make([]float32, dk), row: make([]float32, max(dk, dv)),
+	return &attnScratch{order: order, q: make([]float32, dk),
 		sc: make([]float32, ctx+16), acc: make([]float32, dv*order.lanes())}
 }
 
@@ -55,26 +55,22 @@ func (w *attnScratch) query(x []float32, f16 bool) {
 	}
 }
 
-// score is the dot of the query with the cache row at b.
+// score is the dot of the query with the cache row at b. An F16 row is
+// widened inside the product's multiply-adds (exactly, as a table would).
 func (w *attnScratch) score(b []byte, t gguf.TensorType) float32 {
-	k := w.widen(b, t, len(w.q))
-	if w.order == orderGemm && len(k)%16 == 0 {
+	n := len(w.q)
+	gemm := w.order == orderGemm && n%16 == 0
+	if t == tF16 {
+		if gemm {
+			return quant.DotGemm16H(b[:2*n], w.q)
+		}
+		return quant.DotF16VecH(b[:2*n], w.q)
+	}
+	k := f32s(b, n)
+	if gemm {
 		return quant.DotGemm16(k, w.q)
 	}
 	return quant.DotF16Vec(k, w.q)
-}
-
-func (w *attnScratch) widen(b []byte, t gguf.TensorType, n int) []float32 {
-	r := w.row[:n]
-	if t == tF16 {
-		h := u16s(b, n)
-		for i, v := range h {
-			r[i] = f16Table[v]
-		}
-		return r
-	}
-	copy(r, f32s(b, n))
-	return r
 }
 
 // softmax turns the first n scores into weights as ggml_vec_soft_max_f32
@@ -124,15 +120,15 @@ func (w *attnScratch) weighted(y []float32, n int, row func(j int) []byte, t ggu
 			lane[d] = quant.FMA32(w.sc[j], x, lane[d])
 		}
 	}
+	if L == 16 {
+		quant.SumLanes16Cols(y, acc)
+		return
+	}
 	var lanes [64]float32
 	for d := range y {
 		for l := 0; l < L; l++ {
 			lanes[l] = acc[l*D+d]
 		}
-		if L == 16 {
-			y[d] = quant.SumLanes16((*[16]float32)(lanes[:16]))
-		} else {
-			y[d] = quant.FoldLanes64(&lanes)
-		}
+		y[d] = quant.FoldLanes64(&lanes)
 	}
 }
