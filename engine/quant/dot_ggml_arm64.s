@@ -1,0 +1,374 @@
+// NEON kernels in llama.cpp's summation orders, the twins of the pure-Go
+// kernels of dot_ggml.go and dot_ggml_k.go (each names its own). Every
+// one has the rows signature of the amd64 kernels:
+//
+//	func(w, a *byte, nb, nrows int, out *float32)
+//
+// nrows consecutive weight rows of nb blocks each, against one activation
+// row; nb and nrows are at least 1 (the callers see to it).
+//
+// Registers: R0 walks the weights (rows are consecutive), R1 is the
+// activation row, R6 the current activation block, R7 counts blocks, R3
+// rows, R4 walks out; R8 is scratch. V22/V23 hold a block's eight int32
+// lanes (0-3, 4-7), V20/V21 the eight float lanes. V31 holds the nibble
+// mask 15. The integer products are exact in any grouping, so the lanes
+// are formed with whatever pairwise adds are fastest; only the float
+// steps are in the Go kernel's order, with FMLA for its FMA32.
+
+#include "textflag.h"
+#include "neon_arm64.h"
+
+#define ROWS_ARGS \
+	MOVD w+0(FP), R0; \
+	MOVD a+8(FP), R1; \
+	MOVD nb+16(FP), R2; \
+	MOVD nrows+24(FP), R3; \
+	MOVD out+32(FP), R4; \
+	VMOVI $15, V31.B16
+
+#define ROW_BEGIN \
+	MOVD R1, R6; \
+	MOVD R2, R7; \
+	VEOR V20.B16, V20.B16, V20.B16; \
+	VEOR V21.B16, V21.B16, V21.B16
+
+#define NEXT_BLOCK(wb, ab, label) \
+	ADD $wb, R0; \
+	ADD $ab, R6; \
+	SUB $1, R7; \
+	CBNZ R7, label
+
+// NEXT_ROW stores lane 0 of V20, the row's result.
+#define NEXT_ROW(label) \
+	FMOVS F20, (R4); \
+	ADD $4, R4; \
+	SUB $1, R3; \
+	CBNZ R3, label
+
+// ACC8 is lanes8.add: the int lanes V22/V23 to float, then each fused
+// into its float lane with the scale in F25: acc = fma(d, float(s), acc).
+#define ACC8 \
+	SCVTF_4S(22, 22); \
+	SCVTF_4S(23, 23); \
+	VDUP V25.S[0], V25.S4; \
+	VFMLA V25.S4, V22.S4, V20.S4; \
+	VFMLA V25.S4, V23.S4, V21.S4
+
+// Q8_LANES forms a 32-value block's lanes from int8 weights V0 (values
+// 0-15), V1 (16-31) and activations V2, V3. A product of two int8 needs
+// 15 bits, so the pairs are widened to int32 before the second add.
+#define Q8_LANES \
+	SMULL_8H(4, 0, 2); \
+	SMULL2_8H(5, 0, 2); \
+	SADDLP_4S(4, 4); \
+	SADDLP_4S(5, 5); \
+	ADDP_4S(22, 4, 5); \
+	SMULL_8H(6, 1, 3); \
+	SMULL2_8H(7, 1, 3); \
+	SADDLP_4S(6, 6); \
+	SADDLP_4S(7, 7); \
+	ADDP_4S(23, 6, 7)
+
+// Q8_BLOCK finishes a Q8_0-activation block: its 32 values at 2(R6), the
+// weight scale at 0(R0) times the activation's at 0(R6), then ACC8.
+#define Q8_BLOCK \
+	ADD $2, R6, R8; \
+	VLD1 (R8), [V2.B16, V3.B16]; \
+	Q8_LANES; \
+	LDF16(0, R0, R8, F25); \
+	LDF16(0, R6, R8, F24); \
+	FMULS F24, F25, F25; \
+	ACC8
+
+// func dotQ8_0NEON(w, a *byte, nb, nrows int, out *float32): dotQ8_0G.
+TEXT ·dotQ8_0NEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+q8row:
+	ROW_BEGIN
+q8blk:
+	ADD $2, R0, R8
+	VLD1 (R8), [V0.B16, V1.B16]
+	Q8_BLOCK
+	NEXT_BLOCK(34, 34, q8blk)
+	SUM8(20, 21, 1)
+	NEXT_ROW(q8row)
+	RET
+
+// func dotQ4_0GNEON(w, a *byte, nb, nrows int, out *float32): dotQ4_0G,
+// values 0-15 from the low nibbles and 16-31 from the high ones, less 8.
+TEXT ·dotQ4_0GNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	VMOVI $8, V30.B16
+q40row:
+	ROW_BEGIN
+q40blk:
+	ADD $2, R0, R8
+	VLD1 (R8), [V1.B16]
+	Q4_0_VALUES(V31, V30)
+	Q8_BLOCK
+	NEXT_BLOCK(18, 34, q40blk)
+	SUM8(20, 21, 1)
+	NEXT_ROW(q40row)
+	RET
+
+// Q6_K. A super block is 8 chunks of 32 values, chunk c of half h (v =
+// 128h + 32c + l) taking the nibble of ql[64h + 32(c%2) + l] (low for c <
+// 2) and bits 2c, 2c+1 of qh[32h + l]. Its low 16 values have scale 2k,
+// the high 16 scale 2k+1 (k = 4h + c), so lanes 0-3 take one and lanes
+// 4-7 the other. The quants are taken unsigned (0-63), the -32 offset
+// subtracted from the lanes afterwards as dotQ6_KG does.
+
+// Q6_BITS: the two high bits of each value of the chunk into V16/V17 at
+// bits 4-5 (V30 = 0x30), from qh in V4/V5 shifted by op/s.
+#define Q6_BITS(op, s) \
+	op $s, V4.B16, V16.B16; \
+	op $s, V5.B16, V17.B16; \
+	VAND V30.B16, V16.B16, V16.B16; \
+	VAND V30.B16, V17.B16, V17.B16
+
+// Q6_NIB: the nibbles of ql registers a, b into V6/V7 (low ones with
+// VAND V31, high ones with VUSHR $4).
+#define Q6_NIB_LO(a, b) \
+	VAND V31.B16, a.B16, V6.B16; \
+	VAND V31.B16, b.B16, V7.B16
+
+#define Q6_NIB_HI(a, b) \
+	VUSHR $4, a.B16, V6.B16; \
+	VUSHR $4, b.B16, V7.B16
+
+// Q6_CHUNK joins V6/V7 and V16/V17 into the chunk's quants, multiplies
+// them with the next 32 activations (R9) and adds the quad sums into the
+// lanes scaled by sc.H[i] (lanes 0-3) and sc.H[i+1] (lanes 4-7).
+#define Q6_CHUNK(sc, i) \
+	VORR V16.B16, V6.B16, V6.B16; \
+	VORR V17.B16, V7.B16, V7.B16; \
+	VLD1.P 32(R9), [V8.B16, V9.B16]; \
+	QUADS(6, 7, 8, 9, 16, 17, 18, 19); \
+	SMLAL_4S_H(22, 16, sc, i); \
+	SMLAL2_4S_H(23, 16, sc, i+1)
+
+// Q6_HALF is half h (128 values) of the super block, scales in Vsc.
+#define Q6_HALF(h, sc) \
+	ADD $(64*h), R0, R8; \
+	VLD1 (R8), [V0.B16, V1.B16, V2.B16, V3.B16]; \
+	ADD $(128+32*h), R0, R8; \
+	VLD1 (R8), [V4.B16, V5.B16]; \
+	Q6_NIB_LO(V0, V1); \
+	Q6_BITS(VSHL, 4); \
+	Q6_CHUNK(sc, 0); \
+	Q6_NIB_LO(V2, V3); \
+	Q6_BITS(VSHL, 2); \
+	Q6_CHUNK(sc, 2); \
+	Q6_NIB_HI(V0, V1); \
+	Q6_BITS(VSHL, 0); \
+	Q6_CHUNK(sc, 4); \
+	Q6_NIB_HI(V2, V3); \
+	Q6_BITS(VUSHR, 2); \
+	Q6_CHUNK(sc, 6)
+
+// func dotQ6_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ6_KG.
+TEXT ·dotQ6_KNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	VMOVI $48, V30.B16
+q6row:
+	ROW_BEGIN
+q6blk:
+	// The 16 int8 scales as int16: 0-7 in V10, 8-15 in V11.
+	ADD $192, R0, R8
+	VLD1 (R8), [V9.B16]
+	SXTL_8H(10, 9)
+	SXTL2_8H(11, 9)
+
+	// Lane i's offset 32·(sc[2i]·bsum[2i] + sc[2i+1]·bsum[2i+1]) into
+	// V24 (lanes 0-3) and V25 (4-7).
+	ADD $260, R6, R8
+	VLD1 (R8), [V12.H8, V13.H8]
+	SMULL_4S(14, 10, 12)
+	SMULL2_4S(15, 10, 12)
+	ADDP_4S(24, 14, 15)
+	SMULL_4S(14, 11, 13)
+	SMULL2_4S(15, 11, 13)
+	ADDP_4S(25, 14, 15)
+	VSHL $5, V24.S4, V24.S4
+	VSHL $5, V25.S4, V25.S4
+
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	ADD $4, R6, R9
+	Q6_HALF(0, 10)
+	Q6_HALF(1, 11)
+	VSUB V24.S4, V22.S4, V22.S4
+	VSUB V25.S4, V23.S4, V23.S4
+
+	FMOVS (R6), F24
+	LDF16(208, R0, R8, F25)
+	FMULS F24, F25, F25
+	ACC8
+	NEXT_BLOCK(210, 292, q6blk)
+	SUM8(20, 21, 1)
+	NEXT_ROW(q6row)
+	RET
+
+// Q4_K. Q4K_HEAD unpacks a super block's eight 6-bit scales and minimums
+// (the 12 bytes at 4(R0), as q4KScaleMin) in general registers, a word of
+// four at a time, into V10 (scales, int16) and V11 (minimums), and leaves
+// in V14 the four pair sums min[j]·(bsum[2j]+bsum[2j+1]) + the same for
+// j+1, j = 0, 2, 4, 6. It points R12 at the quants and R9 at the
+// activations.
+#define Q4K_HEAD \
+	MOVWU 4(R0), R10; \
+	MOVWU 8(R0), R11; \
+	MOVWU 12(R0), R12; \
+	ANDW $0x3f3f3f3f, R10, R13; \
+	LSRW $2, R10, R15; \
+	ANDW $0x30303030, R15, R15; \
+	ANDW $0x0f0f0f0f, R12, R14; \
+	ORRW R15, R14, R14; \
+	ORR R14<<32, R13, R13; \
+	ANDW $0x3f3f3f3f, R11, R19; \
+	LSRW $2, R11, R15; \
+	ANDW $0x30303030, R15, R15; \
+	LSRW $4, R12, R20; \
+	ANDW $0x0f0f0f0f, R20, R20; \
+	ORRW R15, R20, R20; \
+	ORR R20<<32, R19, R19; \
+	VMOV R13, V9.D[0]; \
+	VMOV R19, V9.D[1]; \
+	UXTL_8H(10, 9); \
+	UXTL2_8H(11, 9); \
+	ADD $260, R6, R8; \
+	VLD1 (R8), [V12.H8, V13.H8]; \
+	ADDP_8H(12, 12, 13); \
+	SMULL_4S(14, 11, 12); \
+	SMULL2_4S(15, 11, 12); \
+	ADDP_4S(14, 14, 15); \
+	ADD $16, R0, R12; \
+	ADD $4, R6, R9
+
+// Q4K_PAIR reads the next 32 quant bytes and 64 activations: the quad
+// sums of sub-block 2p (low nibbles) into V16, of 2p+1 (high) into V17.
+#define Q4K_PAIR \
+	VLD1.P 32(R12), [V0.B16, V1.B16]; \
+	VLD1.P 64(R9), [V2.B16, V3.B16, V4.B16, V5.B16]; \
+	VAND V31.B16, V0.B16, V6.B16; \
+	VAND V31.B16, V1.B16, V7.B16; \
+	QUADS(6, 7, 2, 3, 16, 18, 19, 15); \
+	VUSHR $4, V0.B16, V0.B16; \
+	VUSHR $4, V1.B16, V1.B16; \
+	QUADS(0, 1, 4, 5, 17, 18, 19, 15)
+
+// Q4K_LANES adds the pair's quads, scaled, into the lanes V22/V23.
+#define Q4K_LANES(j0, j1) \
+	Q4K_PAIR; \
+	SMLAL_4S_H(22, 16, 10, j0); \
+	SMLAL2_4S_H(23, 16, 10, j0); \
+	SMLAL_4S_H(22, 17, 10, j1); \
+	SMLAL2_4S_H(23, 17, 10, j1)
+
+// Q4K_ALL_LANES is a whole super block's lanes (dotQ4_KVecG's s).
+#define Q4K_ALL_LANES \
+	VEOR V22.B16, V22.B16, V22.B16; \
+	VEOR V23.B16, V23.B16, V23.B16; \
+	Q4K_HEAD; \
+	Q4K_LANES(0, 1); \
+	Q4K_LANES(2, 3); \
+	Q4K_LANES(4, 5); \
+	Q4K_LANES(6, 7)
+
+// func dotQ4_KVecNEON(w, a *byte, nb, nrows int, out *float32):
+// dotQ4_KVecG, the minimums in four float lanes (V26).
+TEXT ·dotQ4_KVecNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+q4vrow:
+	ROW_BEGIN
+	VEOR V26.B16, V26.B16, V26.B16
+q4vblk:
+	Q4K_ALL_LANES
+	FMOVS (R6), F24
+	LDF16(0, R0, R8, F25)
+	FMULS F24, F25, F25
+	LDF16(2, R0, R8, F27)
+	FNEGS F24, F28
+	FMULS F28, F27, F27
+	VDUP V27.S[0], V27.S4
+	SCVTF_4S(14, 14)
+	VFMLA V27.S4, V14.S4, V26.S4
+	ACC8
+	NEXT_BLOCK(144, 292, q4vblk)
+	SUM8(20, 21, 1)
+	FOLD4(26, 1)
+	FADDS F26, F20, F20
+	NEXT_ROW(q4vrow)
+	RET
+
+// func dotQ4_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ4_KG.
+// The block's whole integer dot and minimum sum go to lanes 0 and 1 of
+// V22, fused with [d, dmin] into [acc, accMin] in V20.
+TEXT ·dotQ4_KNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+q4row:
+	ROW_BEGIN
+q4blk:
+	Q4K_ALL_LANES
+	VADD V23.S4, V22.S4, V22.S4
+	VADDV V22.S4, V22
+	VADDV V14.S4, V14
+	VMOV V14.S[0], V22.S[1]
+	SCVTF_4S(22, 22)
+	FMOVS (R6), F24
+	LDF16(0, R0, R8, F25)
+	FMULS F24, F25, F25
+	LDF16(2, R0, R8, F27)
+	FMULS F24, F27, F27
+	VMOV V27.S[0], V25.S[1]
+	VFMLA V25.S4, V22.S4, V20.S4
+	NEXT_BLOCK(144, 292, q4blk)
+	VDUP V20.S[1], V21.S4
+	FSUBS F21, F20, F20
+	NEXT_ROW(q4row)
+	RET
+
+// Q4K_GEMM_PAIR is a pair's scaled integer dot, s[2p] + s[2p+1], as the
+// sum of the four int32 lanes of Vt.
+#define Q4K_GEMM_PAIR(t, j0, j1) \
+	Q4K_PAIR; \
+	SMULL_4S_H(t, 16, 10, j0); \
+	SMLAL2_4S_H(t, 16, 10, j0); \
+	SMLAL_4S_H(t, 17, 10, j1); \
+	SMLAL2_4S_H(t, 17, 10, j1)
+
+// func dotQ4_KGemmNEON(w, a *byte, nb, nrows int, out *float32):
+// dotQ4_KGemmG. acc is lane 0 of V20, accMin lane 0 of V21; the pairs'
+// dots are fused in turn (FMLA by element), then their minimums.
+TEXT ·dotQ4_KGemmNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+q4grow:
+	ROW_BEGIN
+q4gblk:
+	Q4K_HEAD
+	Q4K_GEMM_PAIR(26, 0, 1)
+	Q4K_GEMM_PAIR(27, 2, 3)
+	Q4K_GEMM_PAIR(28, 4, 5)
+	Q4K_GEMM_PAIR(29, 6, 7)
+	ADDP_4S(26, 26, 27)
+	ADDP_4S(28, 28, 29)
+	ADDP_4S(26, 26, 28)
+	SCVTF_4S(26, 26)
+	SCVTF_4S(14, 14)
+	FMOVS (R6), F24
+	LDF16(0, R0, R8, F8)
+	FMULS F24, F8, F8
+	LDF16(2, R0, R8, F9)
+	FMULS F24, F9, F9
+	FMLA_4S_S(20, 8, 26, 0)
+	FMLA_4S_S(20, 8, 26, 1)
+	FMLA_4S_S(20, 8, 26, 2)
+	FMLA_4S_S(20, 8, 26, 3)
+	FMLA_4S_S(21, 9, 14, 0)
+	FMLA_4S_S(21, 9, 14, 1)
+	FMLA_4S_S(21, 9, 14, 2)
+	FMLA_4S_S(21, 9, 14, 3)
+	NEXT_BLOCK(144, 292, q4gblk)
+	FSUBS F21, F20, F20
+	NEXT_ROW(q4grow)
+	RET
