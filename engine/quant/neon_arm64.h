@@ -45,6 +45,13 @@
 // SCVTF Vd.4S, Vn.4S.
 #define SCVTF_4S(d, n) WORD $(0x4e21d800 | (d) | (n)<<5)
 
+// FCVTL Vd.4S, Vn.4H (and FCVTL2 from the high four): f16 to f32.
+#define FCVTL_4S(d, n) WORD $(0x0e217800 | (d) | (n)<<5)
+#define FCVTL2_4S(d, n) WORD $(0x4e217800 | (d) | (n)<<5)
+
+// FMUL Vd.4S, Vn.4S, Vm.S[i].
+#define FMUL_4S_S(d, n, m, i) WORD $(0x4f809000 | RDNM(d, n, m) | ((i)&1)<<21 | (((i)>>1)&1)<<11)
+
 // FADD Vd.4S, Vn.4S, Vm.4S.
 #define FADD_4S(d, n, m) WORD $(0x4e20d400 | RDNM(d, n, m))
 
