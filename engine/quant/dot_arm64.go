@@ -27,6 +27,9 @@ func dotQ4_KGemmNEON(w, a *byte, nb, nrows int, out *float32)
 func dotQ4_KVecNEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ5_KNEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ6_KNEON(w, a *byte, nb, nrows int, out *float32)
 
 func init() {
@@ -39,6 +42,7 @@ func init() {
 	reg := registerRows
 	reg(gguf.Q8_0, dotQ8_0NEON, 32)
 	reg(gguf.Q4_K, dotQ4_KNEON, 256)
+	reg(gguf.Q5_K, dotQ5_KNEON, 256)
 	reg(gguf.Q6_K, dotQ6_KNEON, 256)
 	asmRepackedGemm[gguf.Q4_K] = rowsKernel{dotQ4_KGemmNEON, 256}
 	asmUnrepacked[gguf.Q4_0] = rowsKernel{dotQ4_0GNEON, 32}

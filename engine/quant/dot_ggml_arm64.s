@@ -213,9 +213,9 @@ q6blk:
 // (the 12 bytes at 4(R0), as q4KScaleMin) in general registers, a word of
 // four at a time, into V10 (scales, int16) and V11 (minimums), and leaves
 // in V14 the four pair sums min[j]·(bsum[2j]+bsum[2j+1]) + the same for
-// j+1, j = 0, 2, 4, 6. It points R12 at the quants and R9 at the
-// activations.
-#define Q4K_HEAD \
+// j+1, j = 0, 2, 4, 6. It points R12 at the quants (qs bytes into the
+// block: Q4_K's and Q5_K's scales are alike) and R9 at the activations.
+#define KMIN_HEAD(qs) \
 	MOVWU 4(R0), R10; \
 	MOVWU 8(R0), R11; \
 	MOVWU 12(R0), R12; \
@@ -242,7 +242,7 @@ q6blk:
 	SMULL_4S(14, 11, 12); \
 	SMULL2_4S(15, 11, 12); \
 	ADDP_4S(14, 14, 15); \
-	ADD $16, R0, R12; \
+	ADD $qs, R0, R12; \
 	ADD $4, R6, R9
 
 // Q4K_PAIR reads the next 32 quant bytes and 64 activations: the quad
@@ -257,9 +257,11 @@ q6blk:
 	VUSHR $4, V1.B16, V1.B16; \
 	QUADS(0, 1, 4, 5, 17, 18, 19, 15)
 
-// Q4K_LANES adds the pair's quads, scaled, into the lanes V22/V23.
-#define Q4K_LANES(j0, j1) \
-	Q4K_PAIR; \
+#define Q4K_HEAD KMIN_HEAD(16)
+
+// PAIR_LANES adds a pair's quads (V16, V17), scaled, into the lanes
+// V22/V23.
+#define PAIR_LANES(j0, j1) \
 	SMLAL_4S_H(22, 16, 10, j0); \
 	SMLAL2_4S_H(23, 16, 10, j0); \
 	SMLAL_4S_H(22, 17, 10, j1); \
@@ -270,10 +272,14 @@ q6blk:
 	VEOR V22.B16, V22.B16, V22.B16; \
 	VEOR V23.B16, V23.B16, V23.B16; \
 	Q4K_HEAD; \
-	Q4K_LANES(0, 1); \
-	Q4K_LANES(2, 3); \
-	Q4K_LANES(4, 5); \
-	Q4K_LANES(6, 7)
+	Q4K_PAIR; \
+	PAIR_LANES(0, 1); \
+	Q4K_PAIR; \
+	PAIR_LANES(2, 3); \
+	Q4K_PAIR; \
+	PAIR_LANES(4, 5); \
+	Q4K_PAIR; \
+	PAIR_LANES(6, 7)
 
 // func dotQ4_KVecNEON(w, a *byte, nb, nrows int, out *float32):
 // dotQ4_KVecG, the minimums in four float lanes (V26).
@@ -371,4 +377,70 @@ q4gblk:
 	NEXT_BLOCK(144, 292, q4gblk)
 	FSUBS F21, F20, F20
 	NEXT_ROW(q4grow)
+	RET
+
+// Q5_K: Q4_K's sub-blocks with a fifth bit, bit j of qh[l] (the 32 bytes
+// at 16(R0)) for value l of sub-block j. Q5K_PAIR is Q4K_PAIR with those
+// bits: V8/V9 hold qh shifted right by 2p for pair p, so bits 0 and 1
+// are the pair's; V30 holds 0x10.
+#define Q5K_PAIR \
+	VLD1.P 32(R12), [V0.B16, V1.B16]; \
+	VLD1.P 64(R9), [V2.B16, V3.B16, V4.B16, V5.B16]; \
+	VAND V31.B16, V0.B16, V6.B16; \
+	VAND V31.B16, V1.B16, V7.B16; \
+	VSHL $4, V8.B16, V16.B16; \
+	VSHL $4, V9.B16, V17.B16; \
+	VAND V30.B16, V16.B16, V16.B16; \
+	VAND V30.B16, V17.B16, V17.B16; \
+	VORR V16.B16, V6.B16, V6.B16; \
+	VORR V17.B16, V7.B16, V7.B16; \
+	QUADS(6, 7, 2, 3, 16, 18, 19, 15); \
+	VUSHR $4, V0.B16, V0.B16; \
+	VUSHR $4, V1.B16, V1.B16; \
+	VSHL $3, V8.B16, V6.B16; \
+	VSHL $3, V9.B16, V7.B16; \
+	VAND V30.B16, V6.B16, V6.B16; \
+	VAND V30.B16, V7.B16, V7.B16; \
+	VORR V6.B16, V0.B16, V0.B16; \
+	VORR V7.B16, V1.B16, V1.B16; \
+	QUADS(0, 1, 4, 5, 17, 18, 19, 15); \
+	VUSHR $2, V8.B16, V8.B16; \
+	VUSHR $2, V9.B16, V9.B16
+
+// func dotQ5_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ5_KG,
+// the minimums one integer per super block fused into summs (F26).
+TEXT ·dotQ5_KNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	VMOVI $16, V30.B16
+q5row:
+	ROW_BEGIN
+	VEOR V26.B16, V26.B16, V26.B16
+q5blk:
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	KMIN_HEAD(48)
+	ADD $16, R0, R8
+	VLD1 (R8), [V8.B16, V9.B16]
+	Q5K_PAIR
+	PAIR_LANES(0, 1)
+	Q5K_PAIR
+	PAIR_LANES(2, 3)
+	Q5K_PAIR
+	PAIR_LANES(4, 5)
+	Q5K_PAIR
+	PAIR_LANES(6, 7)
+	VADDV V14.S4, V14
+	SCVTF_4S(14, 14)
+	FMOVS (R6), F24
+	LDF16(0, R0, R8, F25)
+	FMULS F24, F25, F25
+	LDF16(2, R0, R8, F27)
+	FNEGS F24, F28
+	FMULS F28, F27, F27
+	FMADDS F14, F26, F27, F26
+	ACC8
+	NEXT_BLOCK(176, 292, q5blk)
+	SUM8(20, 21, 1)
+	FADDS F26, F20, F20
+	NEXT_ROW(q5row)
 	RET
