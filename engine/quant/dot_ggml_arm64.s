@@ -379,6 +379,16 @@ q4gblk:
 	NEXT_ROW(q4grow)
 	RET
 
+// Q5_BITS (for Q5_K, below) ORs bit 4-s of V8/V9 (shifted left by s, to bit 4) into the
+// nibbles in a, b (V28, V29 scratch).
+#define Q5_BITS(s, a, b) \
+	VSHL $s, V8.B16, V28.B16; \
+	VSHL $s, V9.B16, V29.B16; \
+	VAND V30.B16, V28.B16, V28.B16; \
+	VAND V30.B16, V29.B16, V29.B16; \
+	VORR V28.B16, a.B16, a.B16; \
+	VORR V29.B16, b.B16, b.B16
+
 // Q5_K: Q4_K's sub-blocks with a fifth bit, bit j of qh[l] (the 32 bytes
 // at 16(R0)) for value l of sub-block j. Q5K_PAIR is Q4K_PAIR with those
 // bits: V8/V9 hold qh shifted right by 2p for pair p, so bits 0 and 1
@@ -388,21 +398,11 @@ q4gblk:
 	VLD1.P 64(R9), [V2.B16, V3.B16, V4.B16, V5.B16]; \
 	VAND V31.B16, V0.B16, V6.B16; \
 	VAND V31.B16, V1.B16, V7.B16; \
-	VSHL $4, V8.B16, V16.B16; \
-	VSHL $4, V9.B16, V17.B16; \
-	VAND V30.B16, V16.B16, V16.B16; \
-	VAND V30.B16, V17.B16, V17.B16; \
-	VORR V16.B16, V6.B16, V6.B16; \
-	VORR V17.B16, V7.B16, V7.B16; \
+	Q5_BITS(4, V6, V7); \
 	QUADS(6, 7, 2, 3, 16, 18, 19, 15); \
 	VUSHR $4, V0.B16, V0.B16; \
 	VUSHR $4, V1.B16, V1.B16; \
-	VSHL $3, V8.B16, V6.B16; \
-	VSHL $3, V9.B16, V7.B16; \
-	VAND V30.B16, V6.B16, V6.B16; \
-	VAND V30.B16, V7.B16, V7.B16; \
-	VORR V6.B16, V0.B16, V0.B16; \
-	VORR V7.B16, V1.B16, V1.B16; \
+	Q5_BITS(3, V0, V1); \
 	QUADS(0, 1, 4, 5, 17, 18, 19, 15); \
 	VUSHR $2, V8.B16, V8.B16; \
 	VUSHR $2, V9.B16, V9.B16
