@@ -18,6 +18,15 @@ func dotQ8_0NEON(w, a *byte, nb, nrows int, out *float32)
 func dotQ4_0GNEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ5_0NEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ4_1NEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ5_1NEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ4_KNEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
@@ -40,6 +49,9 @@ func init() {
 		return dotQ4_0NEON(&w[0], &a[0], n/32)
 	}
 	reg := registerRows
+	reg(gguf.Q4_1, dotQ4_1NEON, 32)
+	reg(gguf.Q5_0, dotQ5_0NEON, 32)
+	reg(gguf.Q5_1, dotQ5_1NEON, 32)
 	reg(gguf.Q8_0, dotQ8_0NEON, 32)
 	reg(gguf.Q4_K, dotQ4_KNEON, 256)
 	reg(gguf.Q5_K, dotQ5_KNEON, 256)

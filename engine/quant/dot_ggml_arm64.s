@@ -69,10 +69,11 @@
 	SADDLP_4S(7, 7); \
 	ADDP_4S(23, 6, 7)
 
-// Q8_BLOCK finishes a Q8_0-activation block: its 32 values at 2(R6), the
-// weight scale at 0(R0) times the activation's at 0(R6), then ACC8.
-#define Q8_BLOCK \
-	ADD $2, R6, R8; \
+// Q8_BLOCK finishes a block against a Q8_0 or Q8_1 activation block: its
+// 32 values at yq(R6), the weight scale at 0(R0) times the activation's
+// at 0(R6), then ACC8.
+#define Q8_BLOCK(yq) \
+	ADD $yq, R6, R8; \
 	VLD1 (R8), [V2.B16, V3.B16]; \
 	Q8_LANES; \
 	LDF16(0, R0, R8, F25); \
@@ -88,7 +89,7 @@ q8row:
 q8blk:
 	ADD $2, R0, R8
 	VLD1 (R8), [V0.B16, V1.B16]
-	Q8_BLOCK
+	Q8_BLOCK(2)
 	NEXT_BLOCK(34, 34, q8blk)
 	SUM8(20, 21, 1)
 	NEXT_ROW(q8row)
@@ -105,7 +106,7 @@ q40blk:
 	ADD $2, R0, R8
 	VLD1 (R8), [V1.B16]
 	Q4_0_VALUES(V31, V30)
-	Q8_BLOCK
+	Q8_BLOCK(2)
 	NEXT_BLOCK(18, 34, q40blk)
 	SUM8(20, 21, 1)
 	NEXT_ROW(q40row)
@@ -379,8 +380,8 @@ q4gblk:
 	NEXT_ROW(q4grow)
 	RET
 
-// Q5_BITS (for Q5_K, below) ORs bit 4-s of V8/V9 (shifted left by s, to bit 4) into the
-// nibbles in a, b (V28, V29 scratch).
+// Q5_BITS (for Q5_K, below) ORs bit 4-s of V8/V9 (shifted left by s,
+// to bit 4) into the nibbles in a, b (V28, V29 scratch).
 #define Q5_BITS(s, a, b) \
 	VSHL $s, V8.B16, V28.B16; \
 	VSHL $s, V9.B16, V29.B16; \
@@ -443,4 +444,105 @@ q5blk:
 	SUM8(20, 21, 1)
 	FADDS F26, F20, F20
 	NEXT_ROW(q5row)
+	RET
+
+// The legacy types with a fifth bit or a minimum (dotQ5_0G, dotQ4_1G,
+// dotQ5_1G). Q5_HIGH spreads the 32 fifth bits at off(R0) over the
+// values' bytes: the qh byte holding each value's bit picked by VTBL
+// (q5Index), tested against its bit (q5Bits), and masked to 0x10 (V30),
+// then ORed into the nibbles V0 (values 0-15) and V1 (16-31).
+DATA q5Bits<>+0(SB)/8, $0x8040201008040201
+DATA q5Bits<>+8(SB)/8, $0x8040201008040201
+GLOBL q5Bits<>(SB), RODATA|NOPTR, $16
+DATA q5Index<>+0(SB)/8, $0x0000000000000000
+DATA q5Index<>+8(SB)/8, $0x0101010101010101
+DATA q5Index<>+16(SB)/8, $0x0202020202020202
+DATA q5Index<>+24(SB)/8, $0x0303030303030303
+GLOBL q5Index<>(SB), RODATA|NOPTR, $32
+
+// LEGACY_CONSTS loads V30 = 0x10, V27/V28 = q5Index and V29 = q5Bits
+// (V26 is the summs of the types with a minimum).
+#define LEGACY_CONSTS \
+	VMOVI $16, V30.B16; \
+	MOVD $q5Index<>(SB), R8; \
+	VLD1 (R8), [V27.B16, V28.B16]; \
+	MOVD $q5Bits<>(SB), R8; \
+	VLD1 (R8), [V29.B16]
+
+#define Q5_HIGH(off) \
+	MOVWU off(R0), R10; \
+	VMOV R10, V9.S[0]; \
+	VTBL V27.B16, [V9.B16], V10.B16; \
+	VTBL V28.B16, [V9.B16], V11.B16; \
+	VCMTST V29.B16, V10.B16, V10.B16; \
+	VCMTST V29.B16, V11.B16, V11.B16; \
+	VAND V30.B16, V10.B16, V10.B16; \
+	VAND V30.B16, V11.B16, V11.B16; \
+	VORR V10.B16, V0.B16, V0.B16; \
+	VORR V11.B16, V1.B16, V1.B16
+
+// NIBBLES splits the 16 bytes at off(R0) into values 0-15 (V0) and
+// 16-31 (V1).
+#define NIBBLES(off) \
+	ADD $off, R0, R8; \
+	VLD1 (R8), [V1.B16]; \
+	VAND V31.B16, V1.B16, V0.B16; \
+	VUSHR $4, V1.B16, V1.B16
+
+// SUMMS is summs = fma(m, s, summs): the weight's minimum at 2(R0)
+// times the activation's s at 2(R6), in F26.
+#define SUMMS \
+	LDF16(2, R0, R8, F24); \
+	LDF16(2, R6, R8, F9); \
+	FMADDS F9, F26, F24, F26
+
+// func dotQ5_0NEON(w, a *byte, nb, nrows int, out *float32): dotQ5_0G.
+TEXT ·dotQ5_0NEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	LEGACY_CONSTS
+q50row:
+	ROW_BEGIN
+q50blk:
+	NIBBLES(6)
+	Q5_HIGH(2)
+	VSUB V30.B16, V0.B16, V0.B16
+	VSUB V30.B16, V1.B16, V1.B16
+	Q8_BLOCK(2)
+	NEXT_BLOCK(22, 34, q50blk)
+	SUM8(20, 21, 1)
+	NEXT_ROW(q50row)
+	RET
+
+// func dotQ4_1NEON(w, a *byte, nb, nrows int, out *float32): dotQ4_1G.
+TEXT ·dotQ4_1NEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+q41row:
+	ROW_BEGIN
+	VEOR V26.B16, V26.B16, V26.B16
+q41blk:
+	NIBBLES(4)
+	SUMMS
+	Q8_BLOCK(4)
+	NEXT_BLOCK(20, 36, q41blk)
+	SUM8(20, 21, 1)
+	FADDS F26, F20, F20
+	NEXT_ROW(q41row)
+	RET
+
+// func dotQ5_1NEON(w, a *byte, nb, nrows int, out *float32): dotQ5_1G.
+TEXT ·dotQ5_1NEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	LEGACY_CONSTS
+q51row:
+	ROW_BEGIN
+	VEOR V26.B16, V26.B16, V26.B16
+q51blk:
+	NIBBLES(8)
+	Q5_HIGH(4)
+	SUMMS
+	Q8_BLOCK(4)
+	NEXT_BLOCK(24, 36, q51blk)
+	SUM8(20, 21, 1)
+	FADDS F26, F20, F20
+	NEXT_ROW(q51row)
 	RET
