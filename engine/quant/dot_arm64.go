@@ -27,6 +27,12 @@ func dotQ4_1NEON(w, a *byte, nb, nrows int, out *float32)
 func dotQ5_1NEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ2_KNEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ3_KNEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ4_KNEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
@@ -53,6 +59,8 @@ func init() {
 	reg(gguf.Q5_0, dotQ5_0NEON, 32)
 	reg(gguf.Q5_1, dotQ5_1NEON, 32)
 	reg(gguf.Q8_0, dotQ8_0NEON, 32)
+	reg(gguf.Q2_K, dotQ2_KNEON, 256)
+	reg(gguf.Q3_K, dotQ3_KNEON, 256)
 	reg(gguf.Q4_K, dotQ4_KNEON, 256)
 	reg(gguf.Q5_K, dotQ5_KNEON, 256)
 	reg(gguf.Q6_K, dotQ6_KNEON, 256)

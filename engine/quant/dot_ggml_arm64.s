@@ -137,16 +137,21 @@ q40blk:
 	VUSHR $4, a.B16, V6.B16; \
 	VUSHR $4, b.B16, V7.B16
 
-// Q6_CHUNK joins V6/V7 and V16/V17 into the chunk's quants, multiplies
-// them with the next 32 activations (R9) and adds the quad sums into the
-// lanes scaled by sc.H[i] (lanes 0-3) and sc.H[i+1] (lanes 4-7).
-#define Q6_CHUNK(sc, i) \
-	VORR V16.B16, V6.B16, V6.B16; \
-	VORR V17.B16, V7.B16, V7.B16; \
+// SCALED_CHUNK multiplies a chunk's 32 quants (V6, V7) with the next 32
+// activations (R9) and adds the quad sums into the lanes, scaled by
+// sc.H[i] (lanes 0-3: the chunk's first 16 values) and sc.H[i+1] (lanes
+// 4-7). Q2_K, Q3_K and Q6_K have a scale per 16 values.
+#define SCALED_CHUNK(sc, i) \
 	VLD1.P 32(R9), [V8.B16, V9.B16]; \
 	QUADS(6, 7, 8, 9, 16, 17, 18, 19); \
 	SMLAL_4S_H(22, 16, sc, i); \
 	SMLAL2_4S_H(23, 16, sc, i+1)
+
+// Q6_CHUNK joins V6/V7 and V16/V17 into the chunk's quants: SCALED_CHUNK.
+#define Q6_CHUNK(sc, i) \
+	VORR V16.B16, V6.B16, V6.B16; \
+	VORR V17.B16, V7.B16, V7.B16; \
+	SCALED_CHUNK(sc, i)
 
 // Q6_HALF is half h (128 values) of the super block, scales in Vsc.
 #define Q6_HALF(h, sc) \
@@ -545,4 +550,156 @@ q51blk:
 	SUM8(20, 21, 1)
 	FADDS F26, F20, F20
 	NEXT_ROW(q51row)
+	RET
+
+// Q2_K and Q3_K (dotQ2_K, dotQ3_K): per super block the exact integer
+// dot (and Q2_K's minimum sum) in one int32 each, then the float
+// expression of the Go kernel, each product rounded (no fused steps),
+// added to a single sum in F20. Their 2-bit quants: chunk (h, s) of 32
+// values is bits 2s, 2s+1 of the 32 bytes at V0/V1, sub-blocks 8h+2s and
+// 8h+2s+1.
+
+// Q2_BITS extracts chunk s's 2-bit quants into V6/V7 (V30 = 3).
+#define Q2_BITS(op, s) \
+	op $(2*s), V0.B16, V6.B16; \
+	op $(2*s), V1.B16, V7.B16; \
+	VAND V30.B16, V6.B16, V6.B16; \
+	VAND V30.B16, V7.B16, V7.B16
+
+// Q3_BITS is Q2_BITS less 4 where the chunk's bit of hmask (bit 0 of
+// V4/V5, which it then shifts right) is clear: (q | bit<<2) - 4, with
+// V29 = 4.
+#define Q3_BITS(op, s) \
+	Q2_BITS(op, s); \
+	VSHL $2, V4.B16, V16.B16; \
+	VSHL $2, V5.B16, V17.B16; \
+	VAND V29.B16, V16.B16, V16.B16; \
+	VAND V29.B16, V17.B16, V17.B16; \
+	VORR V16.B16, V6.B16, V6.B16; \
+	VORR V17.B16, V7.B16, V7.B16; \
+	VSUB V29.B16, V6.B16, V6.B16; \
+	VSUB V29.B16, V7.B16, V7.B16; \
+	VUSHR $1, V4.B16, V4.B16; \
+	VUSHR $1, V5.B16, V5.B16
+
+// K2_HALF is half h of a Q2_K or Q3_K super block (bits Q2_BITS or
+// Q3_BITS): its 32 quant bytes at off(R0), scales in Vsc.
+#define K2_HALF(bits, off, sc) \
+	ADD $off, R0, R8; \
+	VLD1 (R8), [V0.B16, V1.B16]; \
+	bits(VSHL, 0); \
+	SCALED_CHUNK(sc, 0); \
+	bits(VUSHR, 1); \
+	SCALED_CHUNK(sc, 2); \
+	bits(VUSHR, 2); \
+	SCALED_CHUNK(sc, 4); \
+	bits(VUSHR, 3); \
+	SCALED_CHUNK(sc, 6)
+
+// LANES_TOTAL leaves the sum of the int lanes V22/V23, as a float, in F22.
+#define LANES_TOTAL \
+	VADD V23.S4, V22.S4, V22.S4; \
+	VADDV V22.S4, V22; \
+	SCVTF_4S(22, 22)
+
+// func dotQ2_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ2_K.
+// Scales (low nibbles of the 16 bytes at 0(R0)) in V10/V11 as int16,
+// minimums (high nibbles) in V12/V13.
+TEXT ·dotQ2_KNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	VMOVI $3, V30.B16
+q2row:
+	ROW_BEGIN
+q2blk:
+	VLD1 (R0), [V9.B16]
+	VAND V31.B16, V9.B16, V8.B16
+	VUSHR $4, V9.B16, V9.B16
+	UXTL_8H(10, 8)
+	UXTL2_8H(11, 8)
+	UXTL_8H(12, 9)
+	UXTL2_8H(13, 9)
+
+	// summs = Σ bsum[j]·min[j], in lane 0 of V24.
+	ADD $260, R6, R8
+	VLD1 (R8), [V14.H8, V15.H8]
+	SMULL_4S(24, 12, 14)
+	SMLAL2_4S(24, 12, 14)
+	SMLAL_4S(24, 13, 15)
+	SMLAL2_4S(24, 13, 15)
+	VADDV V24.S4, V24
+	SCVTF_4S(24, 24)
+
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	ADD $4, R6, R9
+	K2_HALF(Q2_BITS, 16, 10)
+	K2_HALF(Q2_BITS, 48, 11)
+	LANES_TOTAL
+
+	// sum += dall·isum - dmin·summs, dall and dmin yd times the f16s.
+	FMOVS (R6), F25
+	LDF16(80, R0, R8, F26)
+	FMULS F25, F26, F26
+	LDF16(82, R0, R8, F27)
+	FMULS F25, F27, F27
+	FMULS F26, F22, F22
+	FMULS F27, F24, F24
+	FSUBS F24, F22, F22
+	FADDS F22, F20, F20
+	NEXT_BLOCK(84, 292, q2blk)
+	NEXT_ROW(q2row)
+	RET
+
+// func dotQ3_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ3_K.
+// The sixteen 6-bit scales (q3KScales) are put together in general
+// registers, eight bytes at a time: low 4 bits from bytes 0-7 (low
+// nibbles for scales 0-7, high ones for 8-15), high 2 bits from bytes
+// 8-11 (bits 2k, 2k+1 of byte j%4 for scale j, k = j/4); less 32 they go
+// to V10/V11 as int16.
+TEXT ·dotQ3_KNEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	VMOVI $3, V30.B16
+	VMOVI $4, V29.B16
+	VMOVI $32, V28.B16
+q3row:
+	ROW_BEGIN
+q3blk:
+	MOVD 96(R0), R10
+	MOVWU 104(R0), R11
+	AND $0x0f0f0f0f0f0f0f0f, R10, R12
+	LSR $4, R10, R13
+	AND $0x0f0f0f0f0f0f0f0f, R13, R13
+	ANDW $0x03030303, R11, R14
+	LSRW $2, R11, R15
+	ANDW $0x03030303, R15, R15
+	ORR R15<<32, R14, R14
+	ORR R14<<4, R12, R12
+	LSRW $4, R11, R14
+	ANDW $0x03030303, R14, R14
+	LSRW $6, R11, R15
+	ANDW $0x03030303, R15, R15
+	ORR R15<<32, R14, R14
+	ORR R14<<4, R13, R13
+	VMOV R12, V9.D[0]
+	VMOV R13, V9.D[1]
+	VSUB V28.B16, V9.B16, V9.B16
+	SXTL_8H(10, 9)
+	SXTL2_8H(11, 9)
+
+	VLD1 (R0), [V4.B16, V5.B16]
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	ADD $4, R6, R9
+	K2_HALF(Q3_BITS, 32, 10)
+	K2_HALF(Q3_BITS, 64, 11)
+	LANES_TOTAL
+
+	// sum += d·isum, d the f16 times yd.
+	LDF16(108, R0, R8, F24)
+	FMOVS (R6), F25
+	FMULS F25, F24, F24
+	FMULS F24, F22, F22
+	FADDS F22, F20, F20
+	NEXT_BLOCK(110, 292, q3blk)
+	NEXT_ROW(q3row)
 	RET

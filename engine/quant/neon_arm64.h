@@ -18,6 +18,10 @@
 #define SMULL_4S(d, n, m) WORD $(0x0e60c000 | RDNM(d, n, m))
 #define SMULL2_4S(d, n, m) WORD $(0x4e60c000 | RDNM(d, n, m))
 
+// SMLAL Vd.4S, Vn.4H, Vm.4H and SMLAL2.
+#define SMLAL_4S(d, n, m) WORD $(0x0e608000 | RDNM(d, n, m))
+#define SMLAL2_4S(d, n, m) WORD $(0x4e608000 | RDNM(d, n, m))
+
 // The by-element forms Vd.4S (+)= Vn.4H (or its high half) × Vm.H[i];
 // m must be V0-V15, i is split into the H:L:M bits. (Go's assembler
 // binds & tighter than >>: hence every parenthesis.)
