@@ -47,6 +47,9 @@ func dotQ5_KNEON(w, a *byte, nb, nrows int, out *float32)
 //go:noescape
 func dotQ6_KNEON(w, a *byte, nb, nrows int, out *float32)
 
+//go:noescape
+func dotBF16NEON(w, a *byte, nb, nrows int, out *float32)
+
 func init() {
 	asmDot[gguf.Q4_0] = func(w, a []byte, n int) float32 {
 		if n == 0 {
@@ -64,6 +67,7 @@ func init() {
 	reg(gguf.Q4_K, dotQ4_KNEON, 256)
 	reg(gguf.Q5_K, dotQ5_KNEON, 256)
 	reg(gguf.Q6_K, dotQ6_KNEON, 256)
+	reg(gguf.BF16, dotBF16NEON, 1)
 	asmRepackedGemm[gguf.Q4_K] = rowsKernel{dotQ4_KGemmNEON, 256}
 	asmUnrepacked[gguf.Q4_0] = rowsKernel{dotQ4_0GNEON, 32}
 	asmUnrepacked[gguf.Q4_K] = rowsKernel{dotQ4_KVecNEON, 256}

@@ -1,6 +1,7 @@
-// NEON kernels in llama.cpp's summation orders, the twins of the pure-Go
-// kernels of dot_ggml.go and dot_ggml_k.go (each names its own). Every
-// one has the rows signature of the amd64 kernels:
+// NEON twins of the pure-Go kernels the dispatch tables name (dot.go):
+// llama.cpp's summation orders of dot_ggml.go and dot_ggml_k.go, and
+// dotQ2_K, dotQ3_K and dotBF16's own (each kernel names its Go one).
+// Every one has the rows signature of the amd64 kernels:
 //
 //	func(w, a *byte, nb, nrows int, out *float32)
 //
@@ -702,4 +703,73 @@ q3blk:
 	FADDS F22, F20, F20
 	NEXT_BLOCK(110, 292, q3blk)
 	NEXT_ROW(q3row)
+	RET
+
+// BF16 (dotBF16, dot_float.go): value i of the first n&^31 into float
+// lane i%32 (V16-V23), each product rounded and then added (no fused
+// steps), the lanes folded as floatLanesSum, the rest added one by one.
+
+// BF16_8 widens the eight bf16 of x (a bf16 is the top half of an f32:
+// zipped under zeros, V30) and adds their products with the next eight
+// activations (R6) into lanes Vlo, Vhi.
+#define BF16_8(x, lo, hi) \
+	VZIP1 x.H8, V30.H8, V4.H8; \
+	VZIP2 x.H8, V30.H8, V5.H8; \
+	VLD1.P 32(R6), [V6.S4, V7.S4]; \
+	FMUL_4S(4, 4, 6); \
+	FMUL_4S(5, 5, 7); \
+	FADD_4S(lo, lo, 4); \
+	FADD_4S(hi, hi, 5)
+
+// func dotBF16NEON(w, a *byte, nb, nrows int, out *float32): nb values
+// a row.
+TEXT ·dotBF16NEON(SB), NOSPLIT, $0-40
+	ROWS_ARGS
+	VEOR V30.B16, V30.B16, V30.B16
+bfrow:
+	MOVD R1, R6
+	LSR $5, R2, R7
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	CBZ R7, bffold
+bfblk:
+	VLD1.P 64(R0), [V0.H8, V1.H8, V2.H8, V3.H8]
+	BF16_8(V0, 16, 17)
+	BF16_8(V1, 18, 19)
+	BF16_8(V2, 20, 21)
+	BF16_8(V3, 22, 23)
+	SUB $1, R7
+	CBNZ R7, bfblk
+bffold:
+	// v = (acc[k] + acc[8+k]) + (acc[16+k] + acc[24+k]), then SumLanes8's
+	// steps (floatLanesSum ends as it does).
+	FADD_4S(16, 16, 18)
+	FADD_4S(20, 20, 22)
+	FADD_4S(16, 16, 20)
+	FADD_4S(17, 17, 19)
+	FADD_4S(21, 21, 23)
+	FADD_4S(17, 17, 21)
+	SUM8(16, 17, 1)
+	AND $31, R2, R7
+	CBZ R7, bfdone
+bftail:
+	MOVHU.P 2(R0), R8
+	LSLW $16, R8
+	FMOVS R8, F8
+	FMOVS.P 4(R6), F9
+	FMULS F9, F8, F8
+	FADDS F8, F16, F16
+	SUB $1, R7
+	CBNZ R7, bftail
+bfdone:
+	FMOVS F16, (R4)
+	ADD $4, R4
+	SUB $1, R3
+	CBNZ R3, bfrow
 	RET

@@ -65,6 +65,9 @@
 // EXT Vd.16B, Vn.16B, Vn.16B, #8: Vn's halves swapped.
 #define SWAPHALVES(d, n) WORD $(0x6e004000 | RDNM(d, n, n) | 8<<11)
 
+// FMUL Vd.4S, Vn.4S, Vm.4S.
+#define FMUL_4S(d, n, m) WORD $(0x6e20dc00 | RDNM(d, n, m))
+
 // FADDP Sd, Vn.2S: lane 0 + lane 1.
 #define FADDP_S(d, n) WORD $(0x7e30d800 | (d) | (n)<<5)
 
