@@ -56,8 +56,8 @@
 	VFMLA V25.S4, V23.S4, V21.S4
 
 // Q8_LANES forms a 32-value block's lanes from int8 weights V0 (values
-// 0-15), V1 (16-31) and activations V2, V3. A product of two int8 needs
-// 15 bits, so the pairs are widened to int32 before the second add.
+// 0-15), V1 (16-31) and activations V2, V3. Two int8 products can sum
+// to 2·128², past int16, so pairs are added widening to int32 (SADDLP).
 #define Q8_LANES \
 	SMULL_8H(4, 0, 2); \
 	SMULL2_8H(5, 0, 2); \
@@ -216,7 +216,7 @@ q6blk:
 	NEXT_ROW(q6row)
 	RET
 
-// Q4_K. Q4K_HEAD unpacks a super block's eight 6-bit scales and minimums
+// Q4_K. KMIN_HEAD unpacks a super block's eight 6-bit scales and minimums
 // (the 12 bytes at 4(R0), as q4KScaleMin) in general registers, a word of
 // four at a time, into V10 (scales, int16) and V11 (minimums), and leaves
 // in V14 the four pair sums min[j]·(bsum[2j]+bsum[2j+1]) + the same for
