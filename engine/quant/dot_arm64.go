@@ -4,9 +4,10 @@ import "github.com/emberllm/ember/engine/gguf"
 
 // NEON kernels (dot_arm64.s, dot_ggml_arm64.s); NEON is part of every
 // arm64 CPU Go runs on, so there is nothing to detect. Each returns
-// exactly what its pure-Go twin returns: the rows kernels follow
-// llama.cpp's orders as dot_ggml.go and dot_ggml_k.go write them, and
-// dotQ4_0NEON the lanes4 order of dotQ4_0 (goDot's Q4_0 kernel).
+// exactly what its pure-Go twin in the dispatch tables returns: the rows
+// kernels sum in llama.cpp's orders as dot_ggml.go and dot_ggml_k.go
+// write them (dotQ2_K, dotQ3_K and dotBF16 in their own), and
+// dotQ4_0NEON in the lanes4 order of dotQ4_0 (goDot's Q4_0 kernel).
 
 //go:noescape
 func dotQ4_0NEON(w, a *byte, nb int) float32
