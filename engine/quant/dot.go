@@ -60,9 +60,23 @@ type rowsKernel struct {
 	bs int
 }
 
-// asmRows holds the multi-row assembly kernels (amd64); VecDotRows prefers
-// them to calling asmDot row by row.
+// asmRows holds the multi-row assembly kernels; VecDotRows prefers them
+// to calling asmDot row by row.
 var asmRows [maxType]rowsKernel
+
+// registerRows installs the multi-row assembly kernel k of type t (blocks
+// of bs values) in asmRows, and as a one-row kernel in asmDot.
+func registerRows(t gguf.TensorType, k func(w, a *byte, nb, nrows int, out *float32), bs int) {
+	asmRows[t] = rowsKernel{k, bs}
+	asmDot[t] = func(w, a []byte, n int) float32 {
+		if n == 0 {
+			return 0
+		}
+		var out float32
+		k(&w[0], &a[0], n/bs, 1, &out)
+		return out
+	}
+}
 
 // useAsm switches the assembly kernels off when false, so tests can run
 // the pure-Go path on a machine that has the assembly.
@@ -170,7 +184,7 @@ func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte,
 	rowsWith(goUnrepacked[w], w, rows, nrows, act, n, out)
 }
 
-// asmUnrepacked holds the assembly twins of goUnrepacked (amd64).
+// asmUnrepacked holds the assembly twins of goUnrepacked.
 var asmUnrepacked [maxType]rowsKernel
 
 // goRepackedGemm holds the kernels of types whose repacked matrices
@@ -196,7 +210,7 @@ func VecDotRowsRepackedGemm(w gguf.TensorType, rows []byte, nrows int, act []byt
 	rowsWith(goRepackedGemm[w], w, rows, nrows, act, n, out)
 }
 
-// asmRepackedGemm holds the assembly twins of goRepackedGemm (amd64).
+// asmRepackedGemm holds the assembly twins of goRepackedGemm.
 var asmRepackedGemm [maxType]rowsKernel
 
 // RowsKernel picks the product kernel llama.cpp's x86 CPU build would use

@@ -101,17 +101,7 @@ func init() {
 	if !hasAVX2() {
 		return
 	}
-	reg := func(t gguf.TensorType, k func(w, a *byte, nb, nrows int, out *float32), bs int) {
-		asmRows[t] = rowsKernel{k, bs}
-		asmDot[t] = func(w, a []byte, n int) float32 {
-			if n == 0 {
-				return 0
-			}
-			var out float32
-			k(&w[0], &a[0], n/bs, 1, &out)
-			return out
-		}
-	}
+	reg := registerRows
 	reg(gguf.Q4_0, dotQ4_0AVX2, 32)
 	reg(gguf.Q4_1, dotQ4_1AVX2, 32)
 	reg(gguf.Q5_0, dotQ5_0AVX2, 32)

@@ -47,3 +47,9 @@ func asmMatchesGo(t *testing.T, asm *[maxType]rowsKernel, gos *[maxType]dotKerne
 	}
 	t.Logf("%d rows bitwise equal", n)
 }
+
+// TestRowsAsmMatchesGo holds the multi-row assembly kernels (VecDotRows)
+// to goDot row by row, bit for bit.
+func TestRowsAsmMatchesGo(t *testing.T) {
+	asmMatchesGo(t, &asmRows, &goDot, gguf.Q8_0)
+}

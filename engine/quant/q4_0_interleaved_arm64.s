@@ -1,0 +1,138 @@
+// Interleaved Q4_0 (q4_0_interleaved.go) times tiled activations
+// (q4_0_interleaved_act.go) with NEON, in the order of
+// interleavedGroupGo: per row acc = fma(float(s), dw·da, acc), block by
+// block from 0. Without a dot-product instruction in base arm64 the
+// integer dot is widening multiplies: for four rows at a time (one 16-byte
+// quarter of each 64-byte chunk) the nibbles of all four chunks times the
+// broadcast activation dwords are accumulated in int16 (at most 8·15·128
+// per lane), widened and added pairwise into the rows' int32 sums, which
+// start at the token's offset term -8·Σq.
+//
+// One token is done at a time over a group's blocks, so the four float
+// accumulators of its sixteen rows stay in registers (V20-V23); the
+// group's weights are read again for each token of the tile, from cache.
+//
+// Registers: R0 the group's weights, R1 the tile, R2 blocks a group, R3
+// groups left, R4 tokens a tile (m), R5 the group's outputs of token 0,
+// R6 the output stride in bytes, R7 a tile block's bytes (40m), R8 a
+// group's bytes; per token R9 its index, R10 its outputs, R11 the
+// current group block, R12 its offset term and scale, R13 its values,
+// R14 blocks left. V0-V7 the broadcast activation dwords (low nibbles'
+// k = 0-3, then the high ones'), V10-V13 the sixteen rows' dw·da, V24 the
+// offset term, V31 the nibble mask.
+
+#include "textflag.h"
+#include "neon_arm64.h"
+
+// ROWS4 adds block R11's term of rows 4q..4q+3 into acc (their scales in
+// sc): the four chunks' quarter q, low nibbles V14-V17, high V18, V19,
+// V28, V29; int16 sums of rows 4q, 4q+1 in V30, of 4q+2, 4q+3 in V9.
+#define ROWS4(q, sc, acc) \
+	ADD $(32+16*q), R11, R15; \
+	VLD1 (R15), [V14.B16]; \
+	ADD $64, R15; \
+	VLD1 (R15), [V15.B16]; \
+	ADD $64, R15; \
+	VLD1 (R15), [V16.B16]; \
+	ADD $64, R15; \
+	VLD1 (R15), [V17.B16]; \
+	VUSHR $4, V14.B16, V18.B16; \
+	VUSHR $4, V15.B16, V19.B16; \
+	VUSHR $4, V16.B16, V28.B16; \
+	VUSHR $4, V17.B16, V29.B16; \
+	VAND V31.B16, V14.B16, V14.B16; \
+	VAND V31.B16, V15.B16, V15.B16; \
+	VAND V31.B16, V16.B16, V16.B16; \
+	VAND V31.B16, V17.B16, V17.B16; \
+	SMULL_8H(30, 14, 0); \
+	SMLAL_8H(30, 15, 1); \
+	SMLAL_8H(30, 16, 2); \
+	SMLAL_8H(30, 17, 3); \
+	SMLAL_8H(30, 18, 4); \
+	SMLAL_8H(30, 19, 5); \
+	SMLAL_8H(30, 28, 6); \
+	SMLAL_8H(30, 29, 7); \
+	SMULL2_8H(9, 14, 0); \
+	SMLAL2_8H(9, 15, 1); \
+	SMLAL2_8H(9, 16, 2); \
+	SMLAL2_8H(9, 17, 3); \
+	SMLAL2_8H(9, 18, 4); \
+	SMLAL2_8H(9, 19, 5); \
+	SMLAL2_8H(9, 28, 6); \
+	SMLAL2_8H(9, 29, 7); \
+	SADDLP_4S(30, 30); \
+	SADDLP_4S(9, 9); \
+	ADDP_4S(30, 30, 9); \
+	VADD V24.S4, V30.S4, V30.S4; \
+	SCVTF_4S(30, 30); \
+	VFMLA sc.S4, V30.S4, acc.S4
+
+// func q4_0TileNEON(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
+TEXT ·q4_0TileNEON(SB), NOSPLIT, $0-56
+	MOVD w+0(FP), R0
+	MOVD tile+8(FP), R1
+	MOVD nb+16(FP), R2
+	MOVD ngroups+24(FP), R3
+	MOVD m+32(FP), R4
+	MOVD out+40(FP), R5
+	MOVD stride+48(FP), R6
+	LSL $2, R6
+	MOVD $40, R7
+	MUL R4, R7
+	MOVD $288, R8
+	MUL R2, R8
+	VMOVI $15, V31.B16
+group:
+	MOVD $0, R9
+	MOVD R5, R10
+token:
+	MOVD R0, R11
+	ADD R9<<3, R1, R12
+	ADD R4<<3, R1, R13
+	ADD R9<<5, R13
+	MOVD R2, R14
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+block:
+	MOVWU (R12), R15
+	VDUP R15, V24.S4
+	FMOVS 4(R12), F25
+	VLD1 (R13), [V26.B16, V27.B16]
+	VDUP V26.S[0], V0.S4
+	VDUP V26.S[1], V1.S4
+	VDUP V26.S[2], V2.S4
+	VDUP V26.S[3], V3.S4
+	VDUP V27.S[0], V4.S4
+	VDUP V27.S[1], V5.S4
+	VDUP V27.S[2], V6.S4
+	VDUP V27.S[3], V7.S4
+	VLD1 (R11), [V8.H8, V9.H8]
+	FCVTL_4S(10, 8)
+	FCVTL2_4S(11, 8)
+	FCVTL_4S(12, 9)
+	FCVTL2_4S(13, 9)
+	FMUL_4S_S(10, 10, 25, 0)
+	FMUL_4S_S(11, 11, 25, 0)
+	FMUL_4S_S(12, 12, 25, 0)
+	FMUL_4S_S(13, 13, 25, 0)
+	ROWS4(0, V10, V20)
+	ROWS4(1, V11, V21)
+	ROWS4(2, V12, V22)
+	ROWS4(3, V13, V23)
+	ADD $288, R11
+	ADD R7, R12
+	ADD R7, R13
+	SUB $1, R14
+	CBNZ R14, block
+	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R10)
+	ADD R6, R10
+	ADD $1, R9
+	CMP R4, R9
+	BLT token
+	ADD R8, R0
+	ADD $64, R5
+	SUB $1, R3
+	CBNZ R3, group
+	RET
