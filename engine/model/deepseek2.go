@@ -161,7 +161,7 @@ func mlaScales(c *Config) (ropeAttn, kqScale float32) {
 		if scale <= 1 {
 			return 1
 		}
-		return 0.1*m*math.Log(scale) + 1
+		return float64(0.1*m*math.Log(scale)) + 1 // rounded before the add, as on amd64: arm64 Go would fuse
 	}
 	af := 1.0
 	if c.YaRN {
@@ -175,7 +175,7 @@ func mlaScales(c *Config) (ropeAttn, kqScale float32) {
 		} else {
 			af = mscale(factor, 1)
 		}
-		af /= 1 + 0.1*math.Log(factor)
+		af /= 1 + float64(0.1*math.Log(factor))
 	}
 	af *= float64(c.RopeAttnFac)
 	// the logits' scale in llama.cpp's float32 arithmetic (fused where its

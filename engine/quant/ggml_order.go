@@ -66,12 +66,12 @@ func DotF32Vec(x, y []float32) float32 {
 	sum, i := vecSteps(x, y)
 	for ; n-i >= 16; i += 16 {
 		for k := i; k < i+16; k++ {
-			sum += x[k] * y[k]
+			sum += float32(x[k] * y[k])
 		}
 	}
 	if n-i >= 8 {
 		for k := i; k < i+8; k++ {
-			sum += x[k] * y[k]
+			sum += float32(x[k] * y[k])
 		}
 		i += 8
 	}

@@ -64,7 +64,7 @@ func encodeQ2_K(src []float32, dst []byte) {
 			if d == 0 {
 				continue
 			}
-			dm := mAll * float32(sc[j]>>4)
+			dm := float32(mAll * float32(sc[j]>>4)) // rounded: no fused add on arm64
 			for i, v := range x[16*j : 16*j+16] {
 				L[16*j+i] = uint8(clampInt(nearestInt((v+dm)/d), 0, 3))
 			}
@@ -89,7 +89,7 @@ func decodeQ2_K(src []byte, dst []float32) {
 			// group g covers values 16g..16g+15: half h, crumb k, bytes 16*(g&1)..
 			h, k, off := g/8, (g/2)%4, 16*(g&1)
 			sc := x[g]
-			dl, ml := d*float32(sc&15), mn*float32(sc>>4)
+			dl, ml := d*float32(sc&15), float32(mn*float32(sc>>4))
 			q := x[16+32*h+off : 16+32*h+off+16]
 			out := y[16*g : 16*g+16]
 			for l := range out {

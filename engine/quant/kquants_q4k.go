@@ -82,7 +82,7 @@ func kRequantize(x []float32, y []byte, nmax int32, L *[256]uint8) {
 		if d == 0 {
 			continue
 		}
-		dm := m0 * float32(m)
+		dm := float32(m0 * float32(m)) // rounded: no fused add on arm64
 		for i, v := range x[32*j : 32*j+32] {
 			L[32*j+i] = uint8(clampInt(nearestInt((v+dm)/d), 0, nmax))
 		}
@@ -115,8 +115,8 @@ func decodeQ4_K(src []byte, dst []float32) {
 		for p := 0; p < 4; p++ {
 			sc1, m1 := kScaleMin(x[4:16], 2*p)
 			sc2, m2 := kScaleMin(x[4:16], 2*p+1)
-			d1, mn1 := d*float32(sc1), mn*float32(m1)
-			d2, mn2 := d*float32(sc2), mn*float32(m2)
+			d1, mn1 := d*float32(sc1), float32(mn*float32(m1))
+			d2, mn2 := d*float32(sc2), float32(mn*float32(m2))
 			q := x[16+32*p : 16+32*p+32]
 			lo, hi := y[64*p:64*p+32], y[64*p+32:64*p+64]
 			for l, v := range q {

@@ -45,8 +45,8 @@ func decodeQ5_K(src []byte, dst []float32) {
 		for p := 0; p < 4; p++ {
 			sc1, m1 := kScaleMin(x[4:16], 2*p)
 			sc2, m2 := kScaleMin(x[4:16], 2*p+1)
-			d1, mn1 := d*float32(sc1), mn*float32(m1)
-			d2, mn2 := d*float32(sc2), mn*float32(m2)
+			d1, mn1 := d*float32(sc1), float32(mn*float32(m1))
+			d2, mn2 := d*float32(sc2), float32(mn*float32(m2))
 			q := x[48+32*p : 48+32*p+32]
 			lo, hi := y[64*p:64*p+32], y[64*p+32:64*p+64]
 			for l, v := range q {

@@ -24,7 +24,7 @@ func expLibm(x float32) float32 {
 	case x < -0x1.9fe368p6:
 		return 0
 	}
-	z := invLn2N * float64(x)
+	z := float64(invLn2N * float64(x)) // rounded, as glibc (built without contraction) has it: arm64 Go would fuse
 	kd := z + shift
 	ki := math.Float64bits(kd)
 	kd -= shift

@@ -156,7 +156,7 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 				a := wts.get(w, t)[s]
 				x := in.get(w, s+S*t)
 				for n := range y {
-					y[n] += a * x[n]
+					y[n] += float32(a * x[n]) // llama.cpp multiplies, then adds: no fused add on arm64
 				}
 			}
 		}
