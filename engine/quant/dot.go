@@ -169,19 +169,26 @@ func rowsWith(k dotKernel, w gguf.TensorType, rows []byte, nrows int, act []byte
 }
 
 // VecDotRowsUnrepacked is VecDotRows for a matrix llama.cpp does not
-// repack (see RowsKernel): for Q4_K it sums in
-// ggml_vec_dot_q4_K_q8_K's order, for other types as VecDotRows.
+// repack (see RowsKernel): for Q4_0 and Q4_K it sums in ggml_vec_dot's
+// order, for other types as VecDotRows.
 func VecDotRowsUnrepacked(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
-	if int(w) >= maxType || goUnrepacked[w] == nil {
+	rowsInOrder(&asmUnrepacked, &goUnrepacked, w, rows, nrows, act, n, out)
+}
+
+// rowsInOrder is VecDotRows in the order of the kernels gos (assembly
+// from asm where this machine has it), or VecDotRows itself for a type
+// gos has no kernel for.
+func rowsInOrder(asm *[maxType]rowsKernel, gos *[maxType]dotKernel, w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	if int(w) >= maxType || gos[w] == nil {
 		VecDotRows(w, rows, nrows, act, n, out)
 		return
 	}
-	if r := asmUnrepacked[w]; useAsm && r.k != nil && nrows > 0 && n > 0 {
+	if r := asm[w]; useAsm && r.k != nil && nrows > 0 && n > 0 {
 		checkDot(w, rows, nrows, act, n)
 		r.k(&rows[0], &act[0], n/r.bs, nrows, &out[0])
 		return
 	}
-	rowsWith(goUnrepacked[w], w, rows, nrows, act, n, out)
+	rowsWith(gos[w], w, rows, nrows, act, n, out)
 }
 
 // asmUnrepacked holds the assembly twins of goUnrepacked.
@@ -198,16 +205,7 @@ var goRepackedGemm = [maxType]dotKernel{
 // multiplied by a repacked matrix (row count a multiple of 8): for Q4_K
 // in the order of llama.cpp's gemm, for other types as VecDotRows.
 func VecDotRowsRepackedGemm(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
-	if int(w) >= maxType || goRepackedGemm[w] == nil {
-		VecDotRows(w, rows, nrows, act, n, out)
-		return
-	}
-	if r := asmRepackedGemm[w]; useAsm && r.k != nil && nrows > 0 && n > 0 {
-		checkDot(w, rows, nrows, act, n)
-		r.k(&rows[0], &act[0], n/r.bs, nrows, &out[0])
-		return
-	}
-	rowsWith(goRepackedGemm[w], w, rows, nrows, act, n, out)
+	rowsInOrder(&asmRepackedGemm, &goRepackedGemm, w, rows, nrows, act, n, out)
 }
 
 // asmRepackedGemm holds the assembly twins of goRepackedGemm.

@@ -463,6 +463,25 @@ done: \
 	VMOVQ R10, X7 \
 	VPMOVZXBW X7, X7
 
+// Q4KPAIR adds sub-blocks 2g and 2g+1 (the low and high nibbles of the
+// 32 bytes at qoff(SI), activations at a0(DI) and a1(DI)) to Y8.
+#define Q4KPAIR(qoff, a0, a1, j0, j1) \
+	VMOVDQU qoff(SI), Y1; \
+	VPSRLW $4, Y1, Y2; \
+	VPAND Y14, Y1, Y1; \
+	VPAND Y14, Y2, Y2; \
+	ACC32(Y1, a0, Y6, j0); \
+	ACC32(Y2, a1, Y6, j1)
+
+// Q4KDOTS leaves a Q4_K super block's scaled integer dot, eight int32
+// lanes (values 4i..4i+3 of every 32), in Y8.
+#define Q4KDOTS \
+	VPXOR Y8, Y8, Y8; \
+	Q4KPAIR(16, 4, 36, 0, 1); \
+	Q4KPAIR(48, 68, 100, 2, 3); \
+	Q4KPAIR(80, 132, 164, 4, 5); \
+	Q4KPAIR(112, 196, 228, 6, 7)
+
 // func dotQ4_KAVX2(w, a *byte, nb, nrows int, out *float32)
 TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-40
 	KPROLOGUE
@@ -484,31 +503,7 @@ loop:
 	VPADDD X10, X9, X9
 	VPSHUFD $0xB1, X9, X10
 	VPADDD X10, X9, X9
-	VPXOR Y8, Y8, Y8
-	VMOVDQU 16(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 4, Y6, 0)
-	ACC32(Y2, 36, Y6, 1)
-	VMOVDQU 48(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 68, Y6, 2)
-	ACC32(Y2, 100, Y6, 3)
-	VMOVDQU 80(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 132, Y6, 4)
-	ACC32(Y2, 164, Y6, 5)
-	VMOVDQU 112(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 196, Y6, 6)
-	ACC32(Y2, 228, Y6, 7)
+	Q4KDOTS
 	// llama.cpp's repacked Q4_K order (dotQ4_KG): the dot and the
 	// minimums each accumulate with a fused multiply-add, X0 and X11.
 	HSUMD(Y8, X8, X1)
@@ -549,31 +544,7 @@ loop:
 	VEXTRACTI128 $1, Y9, X10
 	VPHADDW X10, X9, X9
 	VPMADDWD X7, X9, X9
-	VPXOR Y8, Y8, Y8
-	VMOVDQU 16(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 4, Y6, 0)
-	ACC32(Y2, 36, Y6, 1)
-	VMOVDQU 48(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 68, Y6, 2)
-	ACC32(Y2, 100, Y6, 3)
-	VMOVDQU 80(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 132, Y6, 4)
-	ACC32(Y2, 164, Y6, 5)
-	VMOVDQU 112(SI), Y1
-	VPSRLW $4, Y1, Y2
-	VPAND Y14, Y1, Y1
-	VPAND Y14, Y2, Y2
-	ACC32(Y1, 196, Y6, 6)
-	ACC32(Y2, 228, Y6, 7)
+	Q4KDOTS
 	VCVTDQ2PS Y8, Y8
 	VCVTDQ2PS X9, X9
 	VCVTPH2PS (SI), X4
@@ -597,12 +568,7 @@ loop:
 // at a0(DI) and a1(DI)) as one integer, fused into X0 with the scale in X4.
 #define Q4KGEMMPAIR(qoff, a0, a1, j0, j1) \
 	VPXOR Y8, Y8, Y8; \
-	VMOVDQU qoff(SI), Y1; \
-	VPSRLW $4, Y1, Y2; \
-	VPAND Y14, Y1, Y1; \
-	VPAND Y14, Y2, Y2; \
-	ACC32(Y1, a0, Y6, j0); \
-	ACC32(Y2, a1, Y6, j1); \
+	Q4KPAIR(qoff, a0, a1, j0, j1); \
 	HSUMD(Y8, X8, X1); \
 	VCVTDQ2PS X8, X8; \
 	VFMADD231SS X4, X8, X0

@@ -10,7 +10,6 @@ import (
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
-	"github.com/emberllm/ember/gpu/webgpu"
 )
 
 // The experts' down products and their weighted sum in one dispatch
@@ -18,22 +17,17 @@ import (
 // what the separate dispatches give bit for bit, with and without
 // subgroups; the op suite checks those against their references.
 func TestExpertSumFused(t *testing.T) {
-	for _, noSub := range []bool{false, true} {
-		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
-		if err != nil {
-			t.Fatal(err)
-		}
+	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			for _, T := range []int{1, 3} {
 				for _, add := range []bool{false, true} {
-					t.Run(fmt.Sprintf("subgroups=%v/%s/T%d/add=%v", !noSub, wt, T, add), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/%s/T%d/add=%v", mode, wt, T, add), func(t *testing.T) {
 						expertSum(t, be, wt, T, add)
 					})
 				}
 			}
 		}
-		be.Close()
-	}
+	})
 }
 
 func expertSum(t *testing.T, be gpu.Backend, wt gguf.TensorType, T int, add bool) {

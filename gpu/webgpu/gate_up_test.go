@@ -20,20 +20,28 @@ import (
 // first, with and without subgroups: the products alone are what the op
 // suite checks against its references.
 func TestGateUpFused(t *testing.T) {
-	for _, noSub := range []bool{false, true} {
-		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
-		if err != nil {
-			t.Fatal(err)
-		}
+	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			for _, T := range []int{1, 3} {
 				for _, upFirst := range []bool{false, true} {
-					t.Run(fmt.Sprintf("subgroups=%v/%s/T%d/upFirst=%v", !noSub, wt, T, upFirst), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/%s/T%d/upFirst=%v", mode, wt, T, upFirst), func(t *testing.T) {
 						gateUp(t, be, wt, T, upFirst)
 					})
 				}
 			}
 		}
+	})
+}
+
+// bothSubgroupModes runs f on a backend with subgroups (where the adapter
+// has them) and on one without; mode names which, for subtest names.
+func bothSubgroupModes(t *testing.T, f func(be gpu.Backend, mode string)) {
+	for _, noSub := range []bool{false, true} {
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(be, fmt.Sprintf("subgroups=%v", !noSub))
 		be.Close()
 	}
 }
@@ -152,20 +160,15 @@ func writeRandom(t *testing.T, b gpu.Buffer, rng *rand.Rand, n int) {
 // (matmul_id_gate_up) give what three dispatches give, bit for bit, for an
 // input shared by a token's experts or one row per expert.
 func TestExpertGateUpFused(t *testing.T) {
-	for _, noSub := range []bool{false, true} {
-		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
-		if err != nil {
-			t.Fatal(err)
-		}
+	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			for _, shared := range []bool{true, false} {
-				t.Run(fmt.Sprintf("subgroups=%v/%s/shared=%v", !noSub, wt, shared), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/shared=%v", mode, wt, shared), func(t *testing.T) {
 					expertGateUp(t, be, wt, shared)
 				})
 			}
 		}
-		be.Close()
-	}
+	})
 }
 
 func expertGateUp(t *testing.T, be gpu.Backend, wt gguf.TensorType, shared bool) {

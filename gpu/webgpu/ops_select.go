@@ -61,22 +61,35 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	p.loc(li)
 	p.loc(lw)
 	p.loc(lo)
-	// Without an add to fuse, E and F are bound to Out and never touched.
-	kind, other, out := 1, o.Out, o.Out
-	if e, f := c.addAfter(0, o.Out, o.In, o.Weights); e != nil {
+	other, out, err := c.residual(&p, 0, o.Out, o.In, o.Weights)
+	if err != nil {
+		return err
+	}
+	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out, other, out}, groupsOf64(N*T))
+}
+
+// residual fuses the Add that addAfter(i, sum, reads...) finds after a
+// weighted sum: it appends the kernel's add words to p (the flag, then
+// the other operand's and the output's locations) and counts the ops
+// fused, and returns the tensors to bind for them. Without an add, both
+// are sum, bound and never touched.
+func (c *compiler) residual(p *params, i int, sum *gpu.Tensor, reads ...*gpu.Tensor) (other, out *gpu.Tensor, err error) {
+	kind, other, out := 1, sum, sum
+	c.fused = i
+	if e, f := c.addAfter(i, sum, reads...); e != nil {
 		other, out = e, f
-		c.fused = 1
+		c.fused++
 	} else {
 		kind = 0
 	}
 	lx, err := locsOf(other, out)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	p.u(kind)
 	p.loc(lx[0])
 	p.loc(lx[1])
-	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out, other, out}, groupsOf64(N*T))
+	return other, out, nil
 }
 
 // addAfter matches an Add as op i of c.rest (right after the op writing
@@ -339,21 +352,10 @@ func (c *compiler) lowerMatMulIDWeighted(o *gpu.MatMulID, ws *gpu.WeightedSum, i
 	p.u(0, E, 0, 1)
 	p.loc(ls[0])
 	p.loc(ls[1])
-	// Without an add to fuse, E and F are bound to Out and never touched.
-	kind, other, out := 1, ws.Out, ws.Out
-	if e, f := c.addAfter(1, ws.Out, ws.In, ws.Weights, o.W, in, o.IDs); e != nil {
-		other, out = e, f
-		c.fused = 2
-	} else {
-		kind = 0
-		c.fused = 1
-	}
-	lx, err := locsOf(other, out)
+	// The weighted sum is fused, and the add after it if there is one.
+	other, out, err := c.residual(&p, 1, ws.Out, ws.In, ws.Weights, o.W, in, o.IDs)
 	if err != nil {
 		return err
 	}
-	p.u(kind)
-	p.loc(lx[0])
-	p.loc(lx[1])
 	return c.dispatch("matmul_id_weighted", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, ws.Weights, ws.Out, other, out}, rowGroups(N)*T)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
-	"github.com/emberllm/ember/gpu/webgpu"
 )
 
 // The query, key and value products of a decode step in one dispatch
@@ -17,23 +16,18 @@ import (
 // weights of one type and for two (the values' weights of another type, as
 // in the Q4_K_M mix), with and without subgroups.
 func TestQKVFused(t *testing.T) {
-	for _, noSub := range []bool{false, true} {
-		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
-		if err != nil {
-			t.Fatal(err)
-		}
+	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			for _, vt := range []gguf.TensorType{wt, gguf.Q6_K} {
 				if vt == gguf.Q6_K && wt == gguf.Q6_K {
 					continue
 				}
-				t.Run(fmt.Sprintf("subgroups=%v/%s/v=%s", !noSub, wt, vt), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/v=%s", mode, wt, vt), func(t *testing.T) {
 					qkv(t, be, wt, vt)
 				})
 			}
 		}
-		be.Close()
-	}
+	})
 }
 
 func qkv(t *testing.T, be gpu.Backend, wt, vt gguf.TensorType) {
