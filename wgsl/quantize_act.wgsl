@@ -3,7 +3,8 @@
 // same numbers: mode 0, 8-bit blocks of 32 with an f16 scale (Q8_0, Q8_1);
 // mode 1, 8-bit blocks of 256 with an f32 scale from the signed extreme
 // (Q8_K); mode 2, f16; mode 3, unchanged (a packed copy). The result is
-// written as floats, packed {K, rows}. One thread per value and 256 a
+// written as floats, packed {K, rows}, and for modes 0 and 1 the blocks'
+// scales after them (round_block's write_scales). One thread per value and 256 a
 // workgroup, so a block's extreme is a workgroup reduction rather than a
 // serial loop (K is whole blocks, so blocks never straddle workgroups).
 // Words: 0 K, 1 rows, 2 block size, 3 mode, 4 In's dim 1 (to split the row
@@ -27,5 +28,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         return;
     }
     let y = round_block(x, li, pu(2u), mode);
-    if (live) { Y[u] = y; }
+    if (live) {
+        Y[u] = y;
+        write_scales(u, K * pu(1u), pu(2u));
+    }
 }

@@ -5,7 +5,8 @@
 // the quantized weight types. Four lines name helpers that vary with the
 // build of a kernel: `//!decode` (decode_TYPE, the element decoder of a
 // weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec),
-// `//!tile` (tile_TYPE, a weight type's loads for the tiled product) and
+// `//!tile` (tile_TYPE, a weight type's loads for the tiled product),
+// `//!exact` (exact_TYPE, a weight type's product in the CPU's order) and
 // `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
 // else reduce_shared). A line `//!twin A B` gives the kernel copies of the
 // functions reading array A that read array B instead (Twin).
@@ -43,7 +44,7 @@ func Source(name, decode string, subgroups bool) (string, error) {
 				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!use "))); err != nil {
 					return err
 				}
-			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"), strings.HasPrefix(line, "//!tile"):
+			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"), strings.HasPrefix(line, "//!tile"), strings.HasPrefix(line, "//!exact"):
 				if decode == "" {
 					return fmt.Errorf("wgsl: %s.wgsl needs a weight type", n)
 				}

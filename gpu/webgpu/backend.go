@@ -28,6 +28,8 @@ type Backend struct {
 	maxBinding uint64
 	// noTiles is Options.NoTiles.
 	noTiles bool
+	// exact is Options.Exact.
+	exact bool
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool

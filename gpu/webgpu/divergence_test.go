@@ -80,7 +80,8 @@ func TestOpDivergence(t *testing.T) {
 	}
 	cb := cpu.New(2)
 	defer cb.Close()
-	wb, err := webgpu.Open(webgpu.Options{})
+	// EMBER_DIVERGENCE_EXACT=1 runs WebGPU's exact products.
+	wb, err := webgpu.Open(webgpu.Options{Exact: os.Getenv("EMBER_DIVERGENCE_EXACT") != ""})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,4 +50,10 @@ type Options struct {
 	// NoTiles keeps products of many tokens on the matvec, a dispatch per
 	// token, as before the tiled kernel (to compare the two).
 	NoTiles bool
+	// Exact sums every product in the CPU backend's order for its weight
+	// type and shape (one thread an output, serial as on the CPU), so
+	// products equal the CPU's bit for bit and so, up to the last bits of
+	// the other ops, does a whole model. Much slower; products are not
+	// fused with the ops around them.
+	Exact bool
 }

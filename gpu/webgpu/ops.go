@@ -93,8 +93,8 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 	if mode, bs, ok := c.roundsNext(o.Out); ok && o.In.Root() != o.Out.Root() {
 		// The products reading Out get its rounded copy from this kernel.
 		rows := o.In.Rows()
-		q := &gpu.Tensor{Name: o.Out.Name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(n, rows), Kind: gpu.Activation}
-		p.u(bs, mode)
+		q := c.roundedTensor(o.Out.Name, n, rows, mode, bs)
+		p.u(bs, mode, rows)
 		if err := c.dispatch("rmsnorm_round", "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
 			return err
 		}
@@ -209,6 +209,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	}
 	if len(parts) > 1 && B > 1 {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
+	}
+	if c.be.exact {
+		return c.lowerMatMulExact(o, in, li, lo, dec, K, N, B, T, rb, parts)
 	}
 	// Tiled, gate and up stay two products, the second with the SwiGLU
 	// as its epilogue.
@@ -723,6 +726,22 @@ func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
 	return mode, bs, nil
 }
 
+// roundedTensor is the rounded copy of rows rows of K activations: the
+// values packed {K, rows}, then for 8-bit modes two scales a block
+// (round_block.wgsl's write_scales) in rows of their own, which the exact
+// products read (c.scales).
+func (c *compiler) roundedTensor(name string, K, rows, mode, bs int) *gpu.Tensor {
+	extra := 0
+	if mode < 2 {
+		extra = (2*rows + bs - 1) / bs
+	}
+	q := &gpu.Tensor{Name: name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(K, rows+extra), Kind: gpu.Activation}
+	if mode < 2 {
+		c.scales[q] = actScales{start: K * rows, bs: bs}
+	}
+	return q
+}
+
 // roundActivations adds the kernel rounding a product's input {K, B, T}
 // (at location l) the way the CPU backend does for weights of type wt, and
 // returns the rounded, packed copy and its location; packed inputs of F32
@@ -740,7 +759,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 		return r.t, r.l, nil
 	}
 	rows := B * T
-	q := &gpu.Tensor{Name: in.Name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(K, rows), Kind: gpu.Activation}
+	q := c.roundedTensor(in.Name, K, rows, mode, bs)
 	var p params
 	p.u(K, rows, bs, mode, B)
 	p.loc(l)

@@ -165,6 +165,9 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
+	if c.be.exact {
+		return c.lowerMatMulIDExact(o, in, li, lid, lo, dec, parts)
+	}
 	if up, sw := c.expertGateUp(o, in, len(parts)); sw != nil {
 		ls, err := locsOf(up.Out, sw.Out)
 		if err != nil {

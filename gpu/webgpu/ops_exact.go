@@ -1,0 +1,102 @@
+//go:build cgo || js
+
+package webgpu
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/quant"
+	"github.com/emberllm/ember/gpu"
+)
+
+// Exact products (Options.Exact): matmul_exact and matmul_id_exact sum
+// each output in the order the CPU backend would for the weight's type and
+// shape, as engine/quant's RowOrder names it, from the same 8-bit
+// activations and scales. The parallel kernels' sums differ from the CPU's
+// in the last bits, and in a model those bits grow where values are
+// rounded (the F16 cache, the next product's 8-bit activations) or
+// compared (a router's near tie); these do not differ at all.
+
+// actScales is where a rounded copy's block scales start (an element
+// index into it) and the values a block.
+type actScales struct{ start, bs int }
+
+// scalesOf is the scales of the rounded copy in, or none (a float copy).
+func (c *compiler) scalesOf(in *gpu.Tensor) actScales {
+	if s, ok := c.scales[in]; ok {
+		return s
+	}
+	return actScales{bs: 1}
+}
+
+// interleavedOnCPU reports whether the CPU backend stores a weight of type
+// w with rows rows a matrix interleaved (its default, copied weights), and
+// so sums it in interleaved Q4_0's order.
+func interleavedOnCPU(w gpu.Type, rows int) bool {
+	return w == gguf.Q4_0 && quant.Interleavable(rows) && quant.InterleavedFast()
+}
+
+// checkExact refuses the one order the kernels cannot follow: ggml's F16
+// dot adds the values past its last 64-value step in float64.
+func checkExact(o quant.Order, w gpu.Type, K int, name string) error {
+	if o == quant.OrderFloatVec && w == gguf.F16 && K%64 != 0 {
+		return fmt.Errorf("W %s: exact products of F16 rows of %d values (not a multiple of 64) are not supported", name, K)
+	}
+	return nil
+}
+
+func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, dec string, K, N, B, T, rb int, parts []part) error {
+	tokens := T
+	if o.W.Type == gguf.F32 && !o.In.Contiguous() {
+		tokens = 1 // the CPU backend's batch of strided F32 inputs
+	}
+	il := B == 1 && interleavedOnCPU(o.W.Type, N)
+	first := quant.RowOrder(o.W.Type, B == 1, N, K, tokens, 0, il)
+	rest := quant.RowOrder(o.W.Type, B == 1, N, K, tokens, tokens-1, il)
+	for _, ord := range []quant.Order{first, rest} {
+		if err := checkExact(ord, o.W.Type, K, o.W.Name); err != nil {
+			return err
+		}
+	}
+	sc := c.scalesOf(in)
+	for _, pt := range parts {
+		n := pt.r1 - pt.r0
+		if B > 1 {
+			n = N
+		}
+		var p params
+		p.u(K, n, B, T, rb)
+		p.loc(li)
+		p.loc(shiftRows(lo, pt.r0))
+		p.u(int(first), tokens&^3, int(rest), pt.base, sc.start, sc.bs, 0)
+		if err := c.dispatchPart("matmul_exact", dec, p, false, []*gpu.Tensor{o.W, in, o.Out}, pt, (n*B*T+63)/64); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *compiler) lowerMatMulIDExact(o *gpu.MatMulID, in *gpu.Tensor, li, lid, lo loc, dec string, parts []part) error {
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T, Sin := o.IDs.Shape[0], o.IDs.Shape[1], o.In.Shape[1]
+	// llama.cpp multiplies by experts one token at a time.
+	ord := quant.RowOrder(o.W.Type, true, N, K, 1, 0, interleavedOnCPU(o.W.Type, N))
+	if err := checkExact(ord, o.W.Type, K, o.W.Name); err != nil {
+		return err
+	}
+	sc := c.scalesOf(in)
+	for _, pt := range parts {
+		var p params
+		p.u(K, N, S, T, o.W.Type.RowBytes(K), E, Sin)
+		p.loc(li)
+		p.loc(lid)
+		p.loc(lo)
+		p.u(pt.r0, pt.r1, pt.base, b2i(pt.last))
+		p.u(int(ord), sc.start, sc.bs, 0)
+		if err := c.dispatchPart("matmul_id_exact", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, pt, (N*S*T+63)/64); err != nil {
+			return err
+		}
+	}
+	return nil
+}
