@@ -71,6 +71,20 @@ func TestRunStoriesGreedy(t *testing.T) {
 	}
 }
 
+// --exact makes WebGPU's products the CPU's bit for bit: the greedy text
+// on lavapipe is the CPU backend's.
+func TestRunExactWebGPU(t *testing.T) {
+	inspectNeedStories(t)
+	out, errs, err := ember(t, "", "run", "--model", inspectStories, "--prompt", "Once upon a time",
+		"--temperature", "0", "--count", "40", "--backend", "webgpu", "--exact")
+	if err != nil {
+		t.Fatalf("ember run --backend webgpu --exact: %v\n%s", err, errs)
+	}
+	if !strings.HasPrefix(out, storiesContinuation) {
+		t.Fatalf("stdout:\n got %q\nwant %q...", out, storiesContinuation)
+	}
+}
+
 // A fixed seed gives the same sampled text twice; another seed differs.
 func TestRunSeedReproducible(t *testing.T) {
 	inspectNeedStories(t)
