@@ -20,4 +20,37 @@ fn at(base: u32, i0: u32, i1: u32, i2: u32, i3: u32) -> u32 {
 
 // half rounds to the nearest f16 value, as llama.cpp does where it meets
 // f16 data.
-fn half(x: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(x, 0.0))).x; }
+fn half(x: f32) -> f32 { return unpack2x16float(f16_bits(x)).x; }
+
+// pack_half2 is pack2x16float rounding as the CPU does: WGSL leaves
+// pack2x16float's rounding to the implementation (NVIDIA's is not to
+// nearest), and a cache row or activation one f16 step off is where
+// backends part.
+fn pack_half2(v: vec2<f32>) -> u32 { return f16_bits(v.x) | (f16_bits(v.y) << 16u); }
+
+// f16_bits is x rounded to the nearest f16 (ties to even), as its 16 bits.
+fn f16_bits(x: f32) -> u32 {
+    let b = bitcast<u32>(x);
+    let sign = (b >> 16u) & 0x8000u;
+    let a = b & 0x7fffffffu;
+    if (a > 0x7f800000u) { return sign | 0x7e00u; } // NaN
+    if (a >= 0x477ff000u) { return sign | 0x7c00u; } // 65520 and up: infinity
+    if (a >= 0x38800000u) {
+        // A normal f16: drop 13 mantissa bits, rounding (a carry moves
+        // into the exponent, as it should).
+        let rest = a & 0x1fffu;
+        var r = a >> 13u;
+        if (rest > 0x1000u || (rest == 0x1000u && (r & 1u) != 0u)) { r += 1u; }
+        return sign | (r - (112u << 10u));
+    }
+    if (a < 0x33000000u) { return sign; } // at most 2^-25: zero
+    // A subnormal f16: multiples of 2^-24.
+    let e = a >> 23u;
+    let m = (a & 0x7fffffu) | 0x800000u;
+    let s = 126u - e;
+    var q = m >> s;
+    let rest = m & ((1u << s) - 1u);
+    let halfway = 1u << (s - 1u);
+    if (rest > halfway || (rest == halfway && (q & 1u) != 0u)) { q += 1u; }
+    return sign | q;
+}

@@ -35,9 +35,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (pu(20u) != 0u) {
         let i = index(10u, 14u, e);
         if (e + 1u < n) {
-            Y[i >> 1u] = pack2x16float(vec2<f32>(a, load(e + 1u)));
+            Y[i >> 1u] = pack_half2(vec2<f32>(a, load(e + 1u)));
         } else {
-            Y[i >> 1u] = (Y[i >> 1u] & 0xffff0000u) | (pack2x16float(vec2<f32>(a, 0.0)) & 0xffffu);
+            Y[i >> 1u] = (Y[i >> 1u] & 0xffff0000u) | f16_bits(a);
         }
         return;
     }

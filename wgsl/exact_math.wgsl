@@ -21,15 +21,15 @@ fn f32_round(neg: bool, q: u32, sticky: bool, e: i32) -> f32 {
     return bitcast<f32>(sign | (u32(exp + 127) << 23u) | (mant & 0x7fffffu));
 }
 
-// normal reports whether x is a normal float (not zero, subnormal, inf
+// is_normal reports whether x is a normal float (not zero, subnormal, inf
 // or NaN).
-fn normal(x: f32) -> bool {
+fn is_normal(x: f32) -> bool {
     let f = (bitcast<u32>(x) >> 23u) & 255u;
     return f != 0u && f != 255u;
 }
 
 fn div_exact(a: f32, b: f32) -> f32 {
-    if (!normal(a) || !normal(b)) { return a / b; }
+    if (!is_normal(a) || !is_normal(b)) { return a / b; }
     let pa = f32_parts(a);
     let pb = f32_parts(b);
     // 26 quotient bits by long division: ma/mb lies in (1/2, 2).
@@ -49,7 +49,7 @@ fn div_exact(a: f32, b: f32) -> f32 {
 }
 
 fn sqrt_exact(x: f32) -> f32 {
-    if (!normal(x) || x < 0.0) { return sqrt(x); }
+    if (!is_normal(x) || x < 0.0) { return sqrt(x); }
     let p = f32_parts(x);
     // x = m·2^(e-23); make the power even, then take the integer square
     // root of m·2^k, k chosen for 26 result bits.
@@ -111,7 +111,7 @@ fn exp_ggml(x: f32) -> f32 {
 // scale2 is x·2^k rounded once, subnormal results included (ldexp may
 // flush those).
 fn scale2(x: f32, k: i32) -> f32 {
-    if (!normal(x)) { return ldexp(x, k); }
+    if (!is_normal(x)) { return ldexp(x, k); }
     let p = f32_parts(x);
     let e = p.e + k;
     if (e >= -126) { return ldexp(x, k); }

@@ -1,6 +1,9 @@
 // Rounding of activations to 8-bit blocks (quantize_act's modes 0 and 1)
 // over a workgroup of 256 threads, one value each, blocks of bs = 32 or
-// 256 values never straddling workgroups.
+// 256 values never straddling workgroups. Its divisions are rounded as
+// the CPU's (div_exact): WGSL lets a / b be off by a few ulps, and a scale
+// an ulp off moves every value of the block.
+//!use exact_math
 // Per block (up to 8 of 32): the largest magnitude's bits (non-negative
 // floats order like their bits) and the first thread holding it, whose
 // value sets the sign of a Q8_K scale as on the CPU.
@@ -30,17 +33,17 @@ fn round_block(x: f32, li: u32, bs: u32, mode: u32) -> f32 {
     if (abs(x) == m) { atomicMin(&first[slot], li); }
     workgroupBarrier();
     if (mode == 0u) {
-        let d32 = m / 127.0;
+        let d32 = div_exact(m, 127.0);
         let d = half(d32);
         block_scales = vec2<f32>(d, d32);
         var id = 0.0;
-        if (m != 0.0) { id = 127.0 / m; }
+        if (m != 0.0) { id = div_exact(127.0, m); }
         return d * round(x * id);
     }
     block_scales = vec2<f32>(0.0);
     if (m == 0.0) { return 0.0; }
-    let iscale = -127.0 / vals[atomicLoad(&first[slot])];
-    block_scales.x = 1.0 / iscale;
+    let iscale = div_exact(-127.0, vals[atomicLoad(&first[slot])]);
+    block_scales.x = div_exact(1.0, iscale);
     return block_scales.x * min(127.0, round(iscale * x));
 }
 
