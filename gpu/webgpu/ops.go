@@ -566,6 +566,9 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 }
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
+	if c.be.exact {
+		return c.lowerAttentionExact(o)
+	}
 	if err := c.checkAttention(o); err != nil {
 		return err
 	}
