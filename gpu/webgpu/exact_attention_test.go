@@ -132,3 +132,36 @@ func readAt(t *testing.T, be gpu.Backend, g *gpu.Graph, out *gpu.Tensor, pos int
 	}
 	return got
 }
+
+// The KV store rounds to an F16 cache as the CPU does (ties to even), as
+// pack2x16float need not: half the values sit halfway between two f16s.
+func TestExactKVStore(t *testing.T) {
+	cb := cpu.New(1)
+	defer cb.Close()
+	wb, err := webgpu.Open(webgpu.Options{Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	const D, T, ctx, pos = 48, 3, 8, 2
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := randomFloats(rng, D*T)
+	for i := range x {
+		if i%2 == 0 { // the f16 value plus half its step
+			h := quant.F32ToF16(x[i])
+			x[i] = math.Float32frombits(math.Float32bits(quant.F16ToF32(h)) + 1<<12)
+		}
+	}
+	raw := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
+	}
+	run := func(be gpu.Backend) []byte {
+		g := gpu.NewGraph("exact-kv", T)
+		k := g.Bind("k", upload(t, be, "k", gguf.F32, gpu.Shape4(D, T), raw))
+		ck := g.Bind("ck", cacheOn(t, be, "ck", gguf.F16, D, ctx, make([]byte, 2*D*ctx)))
+		g.Do(&gpu.KVStore{K: k, CacheK: ck})
+		return readAt(t, be, g, ck, pos)
+	}
+	sameOutputs(t, run(wb), run(cb))
+}
