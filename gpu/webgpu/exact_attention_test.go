@@ -23,13 +23,7 @@ import (
 // the values down over many binades, so the float64 sums round while the
 // scores stay near one.
 func TestExactAttention(t *testing.T) {
-	cb := cpu.New(1)
-	defer cb.Close()
-	wb, err := webgpu.Open(webgpu.Options{Exact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wb.Close()
+	cb, wb := exactBackends(t)
 	type acase struct {
 		name           string
 		DK, DV, H, HKV int
@@ -116,7 +110,22 @@ func cacheOn(t *testing.T, be gpu.Backend, name string, typ gguf.TensorType, wid
 	return b
 }
 
-// readAt is compileRead for a step at position pos.
+// exactBackends opens the CPU backend and WebGPU in exact mode, closed
+// when t ends.
+func exactBackends(t *testing.T) (cb, wb gpu.Backend) {
+	t.Helper()
+	cb = cpu.New(1)
+	t.Cleanup(func() { cb.Close() })
+	wb, err := webgpu.Open(webgpu.Options{Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wb.Close() })
+	return cb, wb
+}
+
+// readAt compiles and runs g on be for a step at position pos and reads
+// out back.
 func readAt(t *testing.T, be gpu.Backend, g *gpu.Graph, out *gpu.Tensor, pos int) []byte {
 	t.Helper()
 	p, err := be.Compile(g)
@@ -136,13 +145,7 @@ func readAt(t *testing.T, be gpu.Backend, g *gpu.Graph, out *gpu.Tensor, pos int
 // The KV store rounds to an F16 cache as the CPU does (ties to even), as
 // pack2x16float need not: half the values sit halfway between two f16s.
 func TestExactKVStore(t *testing.T) {
-	cb := cpu.New(1)
-	defer cb.Close()
-	wb, err := webgpu.Open(webgpu.Options{Exact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wb.Close()
+	cb, wb := exactBackends(t)
 	const D, T, ctx, pos = 48, 3, 8, 2
 	rng := rand.New(rand.NewPCG(3, 4))
 	x := randomFloats(rng, D*T)
