@@ -123,18 +123,7 @@ func upload(t *testing.T, be gpu.Backend, name string, typ gguf.TensorType, shap
 // compileRead compiles and runs g on be and reads out back.
 func compileRead(t *testing.T, be gpu.Backend, g *gpu.Graph, out *gpu.Tensor) []byte {
 	t.Helper()
-	p, err := be.Compile(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(gpu.Params{}); err != nil {
-		t.Fatal(err)
-	}
-	got := make([]byte, gpu.Bytes(out.Type, out.Shape))
-	if err := out.Buf.Read(0, got); err != nil {
-		t.Fatal(err)
-	}
-	return got
+	return readAt(t, be, g, out, 0)
 }
 
 // sameOutputs fails on the first float that differs in its bits.

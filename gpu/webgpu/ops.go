@@ -534,7 +534,7 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 		}
 		f16, per := 0, D
 		if cache.Type == tF16 {
-			f16, per = 1, D/2
+			f16, per = 1+b2i(c.be.exact), D/2 // 2: rounded as the CPU rounds on any GPU
 		}
 		p.u(D, D, f16)
 		p.loc(ls)
@@ -566,6 +566,9 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 }
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
+	if c.be.exact {
+		return c.lowerAttentionExact(o)
+	}
 	if err := c.checkAttention(o); err != nil {
 		return err
 	}
