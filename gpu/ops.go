@@ -49,7 +49,9 @@ const (
 // Params.Pos+t. In/Out {HeadDim, H, T} (Out may equal In). Frequencies are
 // FreqBase^(-2i/Dims) * FreqScale, divided by FreqFactors[i] when set
 // (llama3's rope_freqs). YaRN applies when ExtFactor != 0 or AttnFactor != 1,
-// with ggml's ramp between BetaFast and BetaSlow over OrigCtx.
+// with ggml's ramp between BetaFast and BetaSlow over OrigCtx. Ctx, when
+// set, bounds the positions (Params.Pos+T <= Ctx: the KV cache's length),
+// for backends that tabulate the angles of every position once.
 type Rope struct {
 	In, Out     *Tensor
 	FreqFactors *Tensor
@@ -62,6 +64,7 @@ type Rope struct {
 	BetaFast    float32
 	BetaSlow    float32
 	OrigCtx     int
+	Ctx         int
 }
 
 // KVStore writes a step's keys and values into the caches at rows

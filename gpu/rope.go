@@ -43,3 +43,30 @@ func yarnCorrDims(dims, origCtx int, base, fast, slow float32) (float32, float32
 	end := float32(math.Ceil(float64(corr(slow))))
 	return max(0, start), min(float32(dims-1), end)
 }
+
+// CosSin fills cs (Dims values) with cos and sin, times MScale, of each
+// rotated pair's angle at position pos, in ggml's arithmetic: a float32
+// angle advanced by multiplying with ThetaScale, divided by the pair's
+// frequency factor (factors, nil without), YaRN's ramp between the
+// interpolated and extrapolated angles, and glibc's sincosf. a is
+// o.Angles(). Backends that must match the CPU bit for bit use it as is.
+func (o *Rope) CosSin(cs []float32, pos int, a RopeAngles, factors []float32) {
+	theta := float32(pos)
+	for i0 := 0; i0 < o.Dims; i0 += 2 {
+		extrap := theta
+		if factors != nil {
+			extrap = theta / factors[i0/2]
+		}
+		interp := o.FreqScale * extrap
+		th := interp
+		if o.ExtFactor != 0 {
+			y := (float32(i0/2) - a.CorrLo) / max(0.001, a.CorrHi-a.CorrLo)
+			mix := (1 - min(1, max(0, y))) * o.ExtFactor
+			th = quant.FMA32(interp, 1-mix, extrap*mix) // fused as in llama.cpp's build
+		}
+		sin, cos := sincosLibm(th)
+		cs[i0] = cos * a.MScale
+		cs[i0+1] = sin * a.MScale
+		theta *= a.ThetaScale
+	}
+}

@@ -61,7 +61,7 @@ func (b *builder) add(x, y *gpu.Tensor) *gpu.Tensor {
 
 // rope rotates x {headDim, heads, T} in place.
 func (b *builder) rope(x *gpu.Tensor, dims int, neox bool, factors gpu.Buffer) {
-	op := &gpu.Rope{In: x, Out: x, Dims: dims, FreqBase: b.c.RopeBase, FreqScale: b.c.RopeScale, AttnFactor: 1}
+	op := &gpu.Rope{In: x, Out: x, Dims: dims, FreqBase: b.c.RopeBase, FreqScale: b.c.RopeScale, AttnFactor: 1, Ctx: b.cache.Ctx}
 	if neox {
 		op.Mode = gpu.RopeNeoX
 	}

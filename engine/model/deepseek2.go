@@ -231,14 +231,14 @@ func (n *deepseek2) mla(b *builder, l int, h *gpu.Tensor, L *deepseek2Layer) *gp
 	Q := b.act("q_mla", row, H, T)
 	b.g.Do(&gpu.MatMul{W: b.w(L.wkB, "attn_k_b"), In: view3(b, "q_nope", q, 0, nope, qk, H, T),
 		Out: view3(b, "q_absorbed", Q, 0, rkv, row, H, T)})
-	b.g.Do(n.ropeOp(view3(b, "q_pe", q, nope, rope, qk, H, T), view3(b, "q_pe_roped", Q, rkv, rope, row, H, T)))
+	b.g.Do(n.ropeOp(b, view3(b, "q_pe", q, nope, rope, qk, H, T), view3(b, "q_pe_roped", Q, rkv, rope, row, H, T)))
 
 	// the token's cache row: [norm(c), rope(k_r)], normed and roped in place
 	kv := b.matmul(L.wkvA, h, "kv_a")
 	lat := view3(b, "kv_latent", kv, 0, rkv, row, 1, T)
 	kpe := view3(b, "k_pe", kv, rkv, rope, row, 1, T)
 	b.g.Do(&gpu.RMSNorm{In: lat, Weight: b.w(L.kvANorm, "attn_kv_a_norm"), Out: lat, Eps: c.NormEps})
-	b.g.Do(n.ropeOp(kpe, kpe))
+	b.g.Do(n.ropeOp(b, kpe, kpe))
 	ck := b.w(b.cache.K[l], "cache_latent")
 	b.g.Do(&gpu.KVStore{K: kv, CacheK: ck})
 
@@ -249,10 +249,10 @@ func (n *deepseek2) mla(b *builder, l int, h *gpu.Tensor, L *deepseek2Layer) *gp
 	return b.g.Reshape(out, c.MLAValue*H, T)
 }
 
-func (n *deepseek2) ropeOp(in, out *gpu.Tensor) *gpu.Rope {
+func (n *deepseek2) ropeOp(b *builder, in, out *gpu.Tensor) *gpu.Rope {
 	c := n.c
 	op := &gpu.Rope{In: in, Out: out, Dims: c.QKRope, Mode: gpu.RopeNormal,
-		FreqBase: c.RopeBase, FreqScale: c.RopeScale, AttnFactor: n.ropeAttn}
+		FreqBase: c.RopeBase, FreqScale: c.RopeScale, AttnFactor: n.ropeAttn, Ctx: b.cache.Ctx}
 	if c.YaRN {
 		op.ExtFactor, op.BetaFast, op.BetaSlow, op.OrigCtx = 1, 32, 1, c.YaRNOrigCtx
 	}

@@ -102,16 +102,11 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	return nil
 }
 
-// addRopeCache adds the kernel filling rc for the run's positions, with
-// ggml's arithmetic: float32 angles advanced by multiplying with
-// base^(-2/dims), divided by the frequency factor, YaRN's ramp between
-// interpolated and extrapolated angles, and magnitude scale
-// attn_factor·(1 + 0.1·ln(1/freq_scale)) when ext_factor is not zero.
+// addRopeCache adds the kernel filling rc for the run's positions with
+// gpu.Rope.CosSin (ggml's angles, glibc's sincosf).
 func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
 	dims := o.Dims
 	a := o.Angles()
-	thetaScale, lo, hi, mscale := a.ThetaScale, a.CorrLo, a.CorrHi, a.MScale
-	fs, ext := o.FreqScale, o.ExtFactor
 	p := c.p
 	c.rowKernel("rope.cache", T, dims*8, refs(o.FreqFactors), []ref{{priv: rc.priv}}, func() func(w, i int) {
 		var ff []float32
@@ -119,25 +114,7 @@ func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
 			ff = f32s(c.mem(o.FreqFactors), dims/2)
 		}
 		return func(w, t int) {
-			cs := rc.cs[t*dims : (t+1)*dims]
-			theta := float32(p.pos + t)
-			for i0 := 0; i0 < dims; i0 += 2 {
-				extrap := theta
-				if ff != nil {
-					extrap = theta / ff[i0/2]
-				}
-				interp := fs * extrap
-				th := interp
-				if ext != 0 {
-					y := (float32(i0/2) - lo) / max(0.001, hi-lo)
-					mix := (1 - min(1, max(0, y))) * ext
-					th = quant.FMA32(interp, 1-mix, extrap*mix) // fused as in llama.cpp's build
-				}
-				sin, cos := sincosLibm(th)
-				cs[i0] = cos * mscale
-				cs[i0+1] = sin * mscale
-				theta *= thetaScale
-			}
+			o.CosSin(rc.cs[t*dims:(t+1)*dims], p.pos+t, a, ff)
 		}
 	})
 }

@@ -52,6 +52,8 @@ type compiler struct {
 	fused int
 	// scratch is the attention scores' memory, one for every layer.
 	scratch *gpu.Tensor
+	// ropeTables are the exact ropes' cos/sin tables made so far.
+	ropeTables map[ropeTableKey]*gpu.Tensor
 }
 
 // roundKey names a rounded copy by the memory it was made from: a packed

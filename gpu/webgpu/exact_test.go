@@ -12,8 +12,6 @@ import (
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
-	"github.com/emberllm/ember/gpu/cpu"
-	"github.com/emberllm/ember/gpu/webgpu"
 )
 
 // Exact products (Options.Exact) equal the CPU backend's bit for bit, for
@@ -23,13 +21,7 @@ import (
 // per-head matrices, and products by expert id. Inputs are random normal
 // numbers; rows end inside a float step (F32).
 func TestExactProducts(t *testing.T) {
-	cb := cpu.New(1)
-	defer cb.Close()
-	wb, err := webgpu.Open(webgpu.Options{Exact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wb.Close()
+	cb, wb := exactBackends(t)
 	for _, wt := range weightTypes {
 		K := map[int]int{1: 291, 32: 288, 256: 768}[wt.BlockSize()]
 		if wt == gguf.F16 {

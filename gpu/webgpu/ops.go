@@ -431,6 +431,9 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	if err := c.checkRope(o); err != nil {
 		return err
 	}
+	if c.be.exact {
+		return c.lowerRopeExact(o)
+	}
 	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
 	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
