@@ -103,3 +103,51 @@ func TestExactElementwise(t *testing.T) {
 		})
 	}
 }
+
+// The exact mode's router equals the CPU's, IDs and weights, for each
+// gating (softmax over whole 16-value chunks and a tail, sigmoid, softmax
+// over the chosen), with and without a bias, normalisation and scale.
+// K = E (sigmoid) has every expert's weight checked.
+func TestExactRoute(t *testing.T) {
+	cb, wb := exactBackends(t)
+	for _, c := range []struct {
+		E, K   int
+		gating gpu.Gating
+		bias   bool
+		norm   bool
+		scale  float32
+	}{
+		{37, 8, gpu.GateSoftmax, false, true, 1},
+		{64, 6, gpu.GateSoftmax, false, false, 2.5},
+		{32, 32, gpu.GateSigmoid, false, false, 0},
+		{40, 8, gpu.GateSigmoid, true, true, 2.5},
+		{45, 7, gpu.GateSoftmaxTopK, false, false, 1},
+	} {
+		t.Run(fmt.Sprintf("E%d/K%d/gating%d/bias%v/norm%v", c.E, c.K, c.gating, c.bias, c.norm), func(t *testing.T) {
+			const T = 50
+			rng := rand.New(rand.NewPCG(uint64(c.E), uint64(c.gating)))
+			logits, bias := spreadF32(rng, c.E*T, 3), randomF32(rng, c.E)
+			run := func(be gpu.Backend) ([]byte, []byte) {
+				g := gpu.NewGraph("route", T)
+				lg := g.Bind("logits", upload(t, be, "logits", gguf.F32, gpu.Shape4(c.E, T), logits))
+				ids := g.Bind("ids", upload(t, be, "ids", gguf.I32, gpu.Shape4(c.K, T), nil))
+				wts := g.Bind("wts", upload(t, be, "wts", gguf.F32, gpu.Shape4(c.K, T), nil))
+				op := &gpu.Route{Logits: lg, IDs: ids, Weights: wts, K: c.K, Gating: c.gating, Norm: c.norm, Scale: c.scale}
+				if c.bias {
+					op.Bias = g.Bind("bias", upload(t, be, "bias", gguf.F32, gpu.Shape4(c.E), bias))
+				}
+				g.Do(op)
+				w := compileRead(t, be, g, wts)
+				id := make([]byte, 4*c.K*T)
+				if err := ids.Buf.Read(0, id); err != nil {
+					t.Fatal(err)
+				}
+				return id, w
+			}
+			gi, gw := run(wb)
+			ci, cw := run(cb)
+			sameOutputs(t, gi, ci)
+			sameOutputs(t, gw, cw)
+		})
+	}
+}
