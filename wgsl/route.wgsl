@@ -4,9 +4,10 @@
 // normalisation (the sum clamped to the smallest normal half, as llama.cpp
 // does) and scaling. One workgroup per token; its first thread works
 // serially, E being small. Words: 0 E, 1 K, 2 gating, 3 has bias, 4 norm,
-// 5 scale, Logits at 6, IDs at 11, Weights at 16.
+// 5 scale, Logits at 6, IDs at 11, Weights at 16, 21 zero (ZERO_WORD,
+// for route_exact).
 //!use common
-//!use expf
+//!use route_gating
 @group(0) @binding(2) var<storage, read_write> L: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Bias: array<f32>;
 @group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
@@ -22,17 +23,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let K = pu(1u);
     let gating = pu(2u);
     var pr: array<f32, 512>;
-    var mx = -3.4e38;
-    for (var e = 0u; e < E; e++) {
-        pr[e] = L[at(6u, e, t, 0u, 0u)];
-        mx = max(mx, pr[e]);
-    }
+    for (var e = 0u; e < E; e++) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
     if (gating == 0u) {
-        var sum = 0.0;
-        for (var e = 0u; e < E; e++) { pr[e] = expf(pr[e] - mx); sum += pr[e]; }
-        for (var e = 0u; e < E; e++) { pr[e] /= sum; }
+        softmax(&pr, E);
     } else if (gating == 1u) {
-        for (var e = 0u; e < E; e++) { pr[e] = 1.0 / (1.0 + expf(-pr[e])); }
+        for (var e = 0u; e < E; e++) { pr[e] = sigmoid(pr[e]); }
     }
     var ids: array<u32, 32>;
     var w: array<f32, 32>;
@@ -55,18 +50,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         pi = bi;
     }
     if (gating == 2u) {
-        var m2 = -3.4e38;
-        for (var k = 0u; k < K; k++) { m2 = max(m2, w[k]); }
-        var sum = 0.0;
-        for (var k = 0u; k < K; k++) { w[k] = expf(w[k] - m2); sum += w[k]; }
-        for (var k = 0u; k < K; k++) { w[k] /= sum; }
+        // pr is free now: the chosen scores' softmax in place there.
+        for (var k = 0u; k < K; k++) { pr[k] = w[k]; }
+        softmax(&pr, K);
+        for (var k = 0u; k < K; k++) { w[k] = pr[k]; }
     }
-    if (pu(4u) != 0u) {
-        var sum = 0.0;
-        for (var k = 0u; k < K; k++) { sum += w[k]; }
-        let inv = 1.0 / max(sum, 6.103515625e-5);
-        for (var k = 0u; k < K; k++) { w[k] *= inv; }
-    }
+    if (pu(4u) != 0u) { normalise(&w, K); }
     let scale = pf(5u);
     for (var k = 0u; k < K; k++) {
         var x = w[k];

@@ -9,7 +9,10 @@
 // `//!exact` (exact_TYPE, a weight type's product in the CPU's order) and
 // `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
 // else reduce_shared). A line `//!twin A B` gives the kernel copies of the
-// functions reading array A that read array B instead (Twin).
+// functions reading array A that read array B instead (Twin). A line
+// `//!swap A B` makes the `//!use A` lines after it, in any file, take B
+// instead: a kernel built again on a helper of the same functions that
+// computes them differently (the exact mode's rms_scale_exact).
 package wgsl
 
 import (
@@ -27,9 +30,13 @@ var files embed.FS
 func Source(name, decode string, subgroups bool) (string, error) {
 	seen := map[string]bool{}
 	var twins [][]string
+	swaps := map[string]string{}
 	var b strings.Builder
 	var add func(n string) error
 	add = func(n string) error {
+		if s, ok := swaps[n]; ok {
+			n = s
+		}
 		if seen[n] {
 			return nil
 		}
@@ -57,6 +64,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 					return fmt.Errorf("wgsl: %s.wgsl: %q names two arrays", n, line)
 				}
 				twins = append(twins, f)
+			case strings.HasPrefix(line, "//!swap "):
+				f := strings.Fields(strings.TrimPrefix(line, "//!swap "))
+				if len(f) != 2 {
+					return fmt.Errorf("wgsl: %s.wgsl: %q names two helpers", n, line)
+				}
+				swaps[f[0]] = f[1]
 			case strings.HasPrefix(line, "//!reduce"):
 				r := "reduce_shared"
 				if subgroups {

@@ -182,7 +182,7 @@ func (c *compiler) lower(op gpu.Op) error {
 	case *gpu.Mul:
 		return c.lowerBinary("mul", o.A, o.B, o.Out, 0)
 	case *gpu.SwiGLU:
-		return c.lowerBinary("swiglu", o.Gate, o.Up, o.Out, 0)
+		return c.lowerBinary(c.exactKernel("swiglu"), o.Gate, o.Up, o.Out, 0)
 	case *gpu.Scale:
 		return c.lowerBinary("scale", o.In, o.In, o.Out, o.S)
 	case *gpu.RMSNorm:

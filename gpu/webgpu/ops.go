@@ -95,13 +95,13 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		rows := o.In.Rows()
 		q := c.roundedTensor(o.Out.Name, n, rows, mode, bs)
 		p.u(bs, mode, rows)
-		if err := c.dispatch("rmsnorm_round", "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
+		if err := c.dispatch(c.exactKernel("rmsnorm_round"), "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
 			return err
 		}
 		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, loc{stride: [4]uint32{1, uint32(n), uint32(n), 0}}}
 		return nil
 	}
-	return c.dispatch("rmsnorm", "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
+	return c.dispatch(c.exactKernel("rmsnorm"), "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
 }
 
 // roundsNext reports whether the next op reading t, past products that

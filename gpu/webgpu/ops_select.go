@@ -38,7 +38,8 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 	p.loc(ll)
 	p.loc(li)
 	p.loc(lw)
-	return c.dispatch("route", "", p, false, []*gpu.Tensor{o.Logits, bias, o.IDs, o.Weights}, T)
+	p.u(0) // route_exact's ZERO_WORD
+	return c.dispatch(c.exactKernel("route"), "", p, false, []*gpu.Tensor{o.Logits, bias, o.IDs, o.Weights}, T)
 }
 
 func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {

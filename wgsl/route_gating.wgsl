@@ -1,0 +1,24 @@
+// The router's arithmetic (route.wgsl): softmax and sigmoid gating and
+// the normalisation of the chosen weights. route_exact swaps in
+// route_gating_exact, which computes them as the CPU backend does.
+//!use expf
+
+// softmax replaces p[0..n) by its softmax.
+fn softmax(p: ptr<function, array<f32, 512>>, n: u32) {
+    var mx = -3.4e38;
+    for (var e = 0u; e < n; e++) { mx = max(mx, (*p)[e]); }
+    var sum = 0.0;
+    for (var e = 0u; e < n; e++) { (*p)[e] = expf((*p)[e] - mx); sum += (*p)[e]; }
+    for (var e = 0u; e < n; e++) { (*p)[e] /= sum; }
+}
+
+fn sigmoid(x: f32) -> f32 { return 1.0 / (1.0 + expf(-x)); }
+
+// normalise divides w[0..K) by its sum clamped to the smallest normal
+// half, as llama.cpp does.
+fn normalise(w: ptr<function, array<f32, 32>>, K: u32) {
+    var sum = 0.0;
+    for (var k = 0u; k < K; k++) { sum += (*w)[k]; }
+    let inv = 1.0 / max(sum, 6.103515625e-5);
+    for (var k = 0u; k < K; k++) { (*w)[k] *= inv; }
+}
