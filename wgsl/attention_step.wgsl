@@ -43,12 +43,6 @@ fn rms_k(li: u32, DK: u32) -> f32 {
     return 1.0 / sqrt(reduce_sum(li, s) / f32(DK) + pf(30u));
 }
 
-// The stored form of a value: rounded like the cache.
-fn cached(x: f32) -> f32 {
-    if (HALF_CACHE) { return half(x); }
-    return x;
-}
-
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
