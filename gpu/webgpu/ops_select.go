@@ -165,6 +165,12 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
+	if m := c.matchMoEGateUp(o, in, len(parts)); m != nil {
+		return c.lowerMoEGateUp(o, m, in, li, lid, dec)
+	}
+	if m := c.matchMoEDown(o, in, len(parts)); m != nil {
+		return c.lowerMoEDown(o, m, in, li, lid, dec)
+	}
 	if up, sw := c.expertGateUp(o, in, len(parts)); sw != nil {
 		ls, err := locsOf(up.Out, sw.Out)
 		if err != nil {
