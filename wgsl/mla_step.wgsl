@@ -19,6 +19,7 @@
 //!decode
 //!use attend
 //!use rope_angle
+//!use step_row
 const WG = 64u;
 @group(0) @binding(2) var<storage, read_write> Q: array<f32>;
 @group(0) @binding(3) var<storage, read_write> K: array<u32>;
@@ -29,17 +30,6 @@ const WG = 64u;
 @group(0) @binding(8) var<storage, read_write> NW: array<f32>;
 // Declared for the cache decoder's value reads; never bound.
 @group(0) @binding(9) var<storage, read_write> V: array<u32>;
-
-var<workgroup> kn: array<f32, 640>;
-
-// kn_part is kpart with the new row kn as the key.
-fn kn_part(lane: u32) -> f32 {
-    let DK = pu(0u);
-    var s = 0.0;
-    for (var d = 2u * lane; d + 1u < DK; d += 2u * SLANES) { s += q[d] * kn[d] + q[d + 1u] * kn[d + 1u]; }
-    if (DK % 2u == 1u && lane == 0u) { s += q[DK - 1u] * kn[DK - 1u]; }
-    return s;
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -56,29 +46,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         kn[d] = KV[at(34u, d, 0u, 0u, 0u)];
     }
     workgroupBarrier();
-    // the latent's RMSNorm, summed as rmsnorm.wgsl's 64 threads sum it
-    var ss = 0.0;
-    for (var d = li; d < R; d += 64u) { ss += kn[d] * kn[d]; }
-    let scale = 1.0 / sqrt(reduce_sum(li, ss) / f32(R) + pf(16u));
+    // the latent's RMSNorm
+    let scale = rms_kn(li, R, pf(16u));
     for (var d = li; d < R; d += 64u) { kn[d] = kn[d] * scale * NW[at(39u, d, 0u, 0u, 0u)]; }
-    for (var p = li; p < pu(19u) / 2u; p += 64u) {
-        let ab = rope_pair(19u, p) + vec2<u32>(R, R);
-        let cs = rope_cs(19u, p, pos);
-        let q0 = q[ab.x];
-        let q1 = q[ab.y];
-        q[ab.x] = q0 * cs.x - q1 * cs.y;
-        q[ab.y] = q0 * cs.y + q1 * cs.x;
-        let k0 = kn[ab.x];
-        let k1 = kn[ab.y];
-        kn[ab.x] = k0 * cs.x - k1 * cs.y;
-        kn[ab.y] = k0 * cs.y + k1 * cs.x;
-    }
-    workgroupBarrier();
-    for (var d = li; d < DK; d += 64u) {
-        q[d] = cached(q[d]);
-        kn[d] = cached(kn[d]);
-    }
-    workgroupBarrier();
+    rope_step(li, R, pos);
     if (h == 0u && c == 0u) {
         let krow = pos * pu(6u);
         if (HALF_CACHE) {
@@ -87,22 +58,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }
         }
     }
-    let lane = li % SLANES;
-    for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
-        let j = c * SCH + r;
-        var s = 0.0;
-        if (j < pos) {
-            s = kpart(j * pu(6u), lane);
-        } else if (j == pos) {
-            s = kn_part(lane);
-        }
-        part[r * SLANES + lane] = s;
-    }
-    workgroupBarrier();
-    let j = c * SCH + li;
-    if (li < SCH && j <= pos) {
-        var s = 0.0;
-        for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
-        SC[h * NS * SCH + j] = s * pf(5u);
-    }
+    step_scores(li, c, h, 0u, pos);
 }

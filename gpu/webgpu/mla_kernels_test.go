@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/emberllm/ember/engine/gguf"
-	"github.com/emberllm/ember/engine/model"
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/webgpu"
@@ -65,15 +63,7 @@ func TestMLADecodeKernelsPerLayer(t *testing.T) {
 // in order.
 func decodeKernels(t *testing.T, be gpu.Backend, path string) []string {
 	t.Helper()
-	r, err := gguf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	m, err := model.Load(r, be)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadModel(t, be, path)
 	cache, err := m.NewCache(16)
 	if err != nil {
 		t.Fatal(err)

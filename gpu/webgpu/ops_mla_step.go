@@ -3,7 +3,7 @@
 package webgpu
 
 import (
-	"fmt"
+	"math"
 
 	"github.com/emberllm/ember/gpu"
 )
@@ -109,34 +109,21 @@ func (c *compiler) lowerMLAStep(s *mlaStep) error {
 	if err := c.checkRope(s.rk); err != nil {
 		return err
 	}
-	c.p.needCtx(at.CacheK.Shape[1])
-	ff := rq.In
-	if rq.FreqFactors != nil {
-		ff = rq.FreqFactors
-	}
 	ls, err := locsOf(at.Q, at.Out, rq.In, s.st.K, norm.Weight)
 	if err != nil {
 		return err
 	}
-	DK, H := at.Q.Shape[0], at.Q.Shape[1]
-	chunks := scoreChunks(at)
-	sc := c.scores(chunks, H, 1)
-	if sc == nil {
-		return fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
+	p, sc, chunks, err := c.stepWords(at, rq, ls[0], uint32(at.DV), math.Float32bits(norm.Eps), 0, 0)
+	if err != nil {
+		return err
 	}
-	var p params
-	c.attentionWords(&p, at, DK, H, 1)
-	p.loc(ls[0])
-	p.u(chunks, at.DV)
-	p.f(norm.Eps)
-	p.u(0, 0)
-	c.ropeWords(&p, rq)
 	p.u(0)
 	p.loc(ls[2])
 	p.loc(ls[3])
 	p.loc(ls[4])
 	c.fused = 4
-	if err := c.dispatch("mla_step", cacheDecoder(at), p, true, []*gpu.Tensor{at.Q, at.CacheK, sc, rq.In, s.st.K, ff, norm.Weight}, H*chunks); err != nil {
+	H := at.Q.Shape[1]
+	if err := c.dispatch("mla_step", cacheDecoder(at), p, true, []*gpu.Tensor{at.Q, at.CacheK, sc, rq.In, s.st.K, ropeFactors(rq, rq.In), norm.Weight}, H*chunks); err != nil {
 		return err
 	}
 	return c.attentionValues(at, sc, chunks, ls[1])
