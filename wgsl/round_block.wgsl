@@ -1,6 +1,7 @@
 // Rounding of activations to 8-bit blocks (quantize_act's modes 0 and 1)
 // over a workgroup of 256 threads, one value each, blocks of bs = 32 or
 // 256 values never straddling workgroups.
+//!use round_q8
 // Per block (up to 8 of 32): the largest magnitude's bits (non-negative
 // floats order like their bits) and the first thread holding it, whose
 // value sets the sign of a Q8_K scale as on the CPU.
@@ -24,13 +25,5 @@ fn round_block(x: f32, li: u32, bs: u32, mode: u32) -> f32 {
     let m = bitcast<f32>(atomicLoad(&amax[slot]));
     if (abs(x) == m) { atomicMin(&first[slot], li); }
     workgroupBarrier();
-    if (mode == 0u) {
-        let d = half(m / 127.0);
-        var id = 0.0;
-        if (m != 0.0) { id = 127.0 / m; }
-        return d * round(x * id);
-    }
-    if (m == 0.0) { return 0.0; }
-    let iscale = -127.0 / vals[atomicLoad(&first[slot])];
-    return (1.0 / iscale) * min(127.0, round(iscale * x));
+    return round_q8(x, m, vals[atomicLoad(&first[slot])], mode);
 }

@@ -28,6 +28,9 @@ type Backend struct {
 	maxBinding uint64
 	// noTiles is Options.NoTiles.
 	noTiles bool
+	// noHeadProducts keeps batched products on quantize_act and matmul,
+	// for the tests comparing head_products with them.
+	noHeadProducts bool
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool

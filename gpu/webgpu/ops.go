@@ -198,6 +198,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if o.Out.Elements() != N*B*T || o.Out.Shape[0] != N {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, B, T)
 	}
+	if c.headProducts(o, li) {
+		return c.lowerHeadProducts(o, li, lo, dec)
+	}
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, B, T)
 	if err != nil {
 		return err
