@@ -26,10 +26,10 @@ func TestMLADecodeKernelsPerLayer(t *testing.T) {
 		arch       synth.Arch
 		dense, moe int
 	}{
-		{"tiny-glm", "", 14, 17},          // q_lora
+		{"tiny-glm", "", 13, 16},          // q_lora
 		{"tiny-lite", "", 12, 17},         // no q_lora, two shared experts
-		{"tiny", synth.DeepSeek2, 14, 17}, // q_lora
-		{"tiny", synth.Youtu, 14, 0},      // q_lora, dense only
+		{"tiny", synth.DeepSeek2, 13, 16}, // q_lora
+		{"tiny", synth.Youtu, 13, 0},      // q_lora, dense only
 	} {
 		t.Run(c.shape+"-"+string(c.arch), func(t *testing.T) {
 			names := decodeKernels(t, be, writeTiny(t, dir, c.shape, c.arch, "Q4_0", 1))

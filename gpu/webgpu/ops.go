@@ -82,6 +82,9 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		}
 		w, has = o.Weight, 1
 	}
+	if m := c.normedProduct(o); m != nil {
+		return c.lowerNormedProduct(o, m)
+	}
 	var p params
 	p.u(n, o.In.Shape[1], o.In.Shape[2])
 	p.f(o.Eps)

@@ -4,9 +4,9 @@ package webgpu
 
 import "github.com/emberllm/ember/gpu"
 
-// headProductsK is KMAX of head_products.wgsl: the longest row it rounds
+// headProductsK is KMAX of xr_round.wgsl: the longest row it rounds
 // in workgroup memory.
-const headProductsK = 1024
+const headProductsK = 2048
 
 // headProducts reports whether the batched product o {K, N, B} of a
 // decode step takes head_products, which rounds each head's input row in
@@ -25,15 +25,19 @@ func (c *compiler) headProducts(o *gpu.MatMul, li loc) bool {
 	if _, done := c.rounded[roundKeyOf(o.In, mode, B)]; done {
 		return false
 	}
-	if len(c.rest) > 0 {
-		switch n := c.rest[0].(type) {
-		case *gpu.Add:
-			return n.A != o.Out && n.B != o.Out
-		case *gpu.SwiGLU:
-			return n.Gate != o.Out && n.Up != o.Out
-		}
+	return len(c.rest) == 0 || !takesEpilogue(c.rest[0], o.Out)
+}
+
+// takesEpilogue reports whether op is what matmul.wgsl's epilogues fuse
+// into the product writing out: an Add or a SwiGLU reading out.
+func takesEpilogue(op gpu.Op, out *gpu.Tensor) bool {
+	switch n := op.(type) {
+	case *gpu.Add:
+		return n.A == out || n.B == out
+	case *gpu.SwiGLU:
+		return n.Gate == out || n.Up == out
 	}
-	return true
+	return false
 }
 
 // lowerHeadProducts adds the head_products dispatch of o; li and lo are

@@ -1,0 +1,87 @@
+//go:build cgo || js
+
+package webgpu_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/gpu"
+)
+
+// A decode step's RMSNorm and the product of its output in one dispatch
+// (normed_product) give what the rmsnorm_round (or, for F32 weights,
+// rmsnorm) and matmul dispatches give, bit for bit, for every weight
+// type, with and without subgroups, rows ending inside a workgroup's, and
+// rows of whole 256-value blocks, of 32-value ones and of an odd length.
+func TestNormedProductFused(t *testing.T) {
+	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
+		for _, wt := range weightTypes {
+			for _, K := range []int{768, 192, 77} {
+				if K%wt.BlockSize() != 0 {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s/%s/K%d", mode, wt, K), func(t *testing.T) { normedProduct(t, be, wt, K) })
+			}
+		}
+	})
+}
+
+func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int) {
+	const N = 67
+	rng := rand.New(rand.NewPCG(uint64(wt), uint64(K)+3))
+	alloc := func(name string, dims ...int) gpu.Buffer {
+		b, err := be.Alloc(name, gguf.F32, gpu.Shape4(dims...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	w := randomWeight(t, be, rng, "w", wt, gpu.Shape4(K, N))
+	x, nw := alloc("x", K, 1), alloc("nw", K)
+	writeRandom(t, x, rng, K)
+	writeRandom(t, nw, rng, K)
+	// split puts an op between the norm and the product, which keeps them
+	// apart.
+	build := func(split bool) (gpu.Program, gpu.Buffer) {
+		out := alloc("out", N, 1)
+		g := gpu.NewGraph("normed", 1)
+		h := g.New("h", gguf.F32, K, 1)
+		g.Do(&gpu.RMSNorm{In: g.Bind("x", x), Weight: g.Bind("nw", nw), Out: h, Eps: 1e-5})
+		if split {
+			a := g.Bind("a", alloc("a", 4))
+			g.Do(&gpu.Scale{In: a, Out: a, S: 2})
+		}
+		g.Do(&gpu.MatMul{W: g.Bind("w", w), In: h, Out: g.Bind("out", out)})
+		p, err := be.Compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, out
+	}
+	fused, fo := build(false)
+	apart, ao := build(true)
+	if kf, ka := fused.Kernels(), apart.Kernels(); kf != 1 || ka != 3 {
+		t.Errorf("%d kernels with the norm in the product, %d apart (one of them a Scale): want 1 and 3", kf, ka)
+	}
+	// A norm's factor a last bit off moves few products: many rows.
+	for range 16 {
+		writeRandom(t, x, rng, K)
+		var got [2][3][]byte
+		for i, r := range []struct {
+			p   gpu.Program
+			out gpu.Buffer
+		}{{fused, fo}, {apart, ao}} {
+			if err := r.p.Run(gpu.Params{}); err != nil {
+				t.Fatal(err)
+			}
+			got[i][0] = make([]byte, 4*N)
+			if err := r.out.Read(0, got[i][0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sameBitsAs(t, got[0], got[1], "products")
+	}
+}

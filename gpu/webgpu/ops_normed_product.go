@@ -1,0 +1,78 @@
+//go:build cgo || js
+
+package webgpu
+
+import "github.com/emberllm/ember/gpu"
+
+// normedProductRows is the most rows normed_product takes: each of its
+// workgroups (two rows) redoes the norm, which costs less than a dispatch
+// for a few thousand rows (MLA's q_b) but not for an output head's
+// vocabulary.
+const normedProductRows = 8192
+
+// normedProduct finds the product right after the RMSNorm o that
+// normed_product takes with the norm: a decode step's single product of
+// the norm's whole output, rows no longer than a workgroup holds and not
+// too many of them, no epilogue after it, and no other op reading the
+// norm's output (which the kernel never writes). It returns the product,
+// or nil.
+func (c *compiler) normedProduct(o *gpu.RMSNorm) *gpu.MatMul {
+	if c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
+		return nil
+	}
+	m, ok := c.rest[0].(*gpu.MatMul)
+	K := o.In.Shape[0]
+	if !ok || m.In != o.Out || K > headProductsK || m.W.Shape[1] > normedProductRows || m.W.Shape != gpu.Shape4(K, m.W.Shape[1]) || !m.W.Contiguous() ||
+		o.In.Shape != gpu.Shape4(K, 1) || o.Out.Kind != gpu.Activation || !o.Out.Contiguous() ||
+		m.Out.Type != tF32 || m.Out.Shape != gpu.Shape4(m.W.Shape[1], 1) {
+		return nil
+	}
+	if _, _, err := roundMode(m.W.Type, K); err != nil {
+		return nil
+	}
+	if _, err := decoder(m.W.Type); err != nil {
+		return nil
+	}
+	if ps, err := c.rowParts(m.W, m.W.Type.RowBytes(K), m.W.Shape[1]); err != nil || len(ps) != 1 {
+		return nil
+	}
+	if c.readAfter(o.Out, 2) || len(c.rest) > 1 && takesEpilogue(c.rest[1], m.Out) {
+		return nil
+	}
+	return m
+}
+
+// lowerNormedProduct adds the normed_product dispatch of the RMSNorm o and
+// the product m after it.
+func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul) error {
+	K, N := m.W.Shape[0], m.W.Shape[1]
+	dec, _ := decoder(m.W.Type)
+	mode, bs, _ := roundMode(m.W.Type, K)
+	ls, err := locsOf(o.In, m.Out, o.Weight)
+	if err != nil {
+		return err
+	}
+	// the rows {K, 1} as the products index them: the token third
+	for i := range 2 {
+		ls[i].stride[2], ls[i].stride[1] = ls[i].stride[1], 0
+	}
+	// the norm kernel it stands in for: rmsnorm_round where the product
+	// rounds its input, else rmsnorm
+	threads := 256
+	if mode == 3 {
+		threads = 64
+	}
+	var p params
+	p.u(K, N, 1, 1, m.W.Type.RowBytes(K))
+	p.loc(ls[0])
+	p.loc(ls[1])
+	p.u(epiNone)
+	p.loc(loc{})
+	p.loc(loc{})
+	p.u(0, bs, mode)
+	p.f(o.Eps)
+	p.u(threads)
+	p.loc(ls[2])
+	c.fused = 1
+	return c.dispatch("normed_product", dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight}, rowGroups(N))
+}

@@ -1,0 +1,64 @@
+// A decode step's product of an RMSNorm's output with the norm done by
+// each workgroup on its own copy of the row in workgroup memory
+// (xr_round), then rounded there for the product, instead of an rmsnorm
+// or rmsnorm_round dispatch before it (MLA's q_a norm before q_b). The
+// sum of squares is added in the order of the NT threads of the norm
+// kernel it stands in for (word 30: 256 for rmsnorm_round, 64 for
+// rmsnorm), so the results are those of the two dispatches bit for bit.
+// Words as matmul's (0 K, 1 N, 3 T, 4 row bytes, In at 5 (the norm's
+// input), Out at 10, 26 the byte where W's row 0 starts; no epilogue),
+// 27 block size, 28 quantize_act's mode, 29 eps, 30 NT, the norm's
+// weight at 31.
+//!use common
+//!dot
+//!use matvec
+//!reduce
+//!use xr_round
+//!twin X XR
+@group(0) @binding(2) var<storage, read> W: array<u32>;
+@group(0) @binding(3) var<storage, read_write> IN: array<f32>;
+@group(0) @binding(4) var<storage, read_write> O: array<f32>;
+@group(0) @binding(5) var<storage, read_write> NW: array<f32>;
+// The matvec helpers' input, read here through their twins on XR; never
+// bound.
+@group(0) @binding(6) var<storage, read> X: array<vec4<f32>>;
+
+var<workgroup> squares: array<f32, 256>;
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
+    let g = group_index(wid, nwg);
+    let K = pu(0u);
+    let N = pu(1u);
+    let groups = (N + ROWS - 1u) / ROWS;
+    let n0 = (g % groups) * ROWS;
+    let t = g / groups;
+    let live = t < pu(3u);
+    for (var i = l.li; i < K; i += WG) {
+        var x = 0.0;
+        if (live) { x = IN[at(5u, i, 0u, t, 0u)]; }
+        XR[i >> 2u][i & 3u] = x;
+    }
+    workgroupBarrier();
+    // thread j of the norm kernel's NT sums values j, j+NT, ...; then
+    // halves fold onto the first NT/2, and so on
+    let NT = pu(30u);
+    for (var j = l.li; j < NT; j += WG) {
+        var s = 0.0;
+        for (var i = j; i < K; i += NT) { s += xr(i) * xr(i); }
+        squares[j] = s;
+    }
+    workgroupBarrier();
+    for (var w = NT / 2u; w > 0u; w >>= 1u) {
+        for (var j = l.li; j < w; j += WG) { squares[j] += squares[j + w]; }
+        workgroupBarrier();
+    }
+    let scale = 1.0 / sqrt(squares[0] / f32(K) + pf(29u));
+    for (var i = l.li; i < K; i += WG) { XR[i >> 2u][i & 3u] = xr(i) * scale * NW[at(31u, i, 0u, 0u, 0u)]; }
+    workgroupBarrier();
+    round_xr(l.li, K, pu(27u), pu(28u));
+    if (live) { accumulate_XR(0u, n0, N - n0, l.li, pu(26u)); }
+    let s = reduce_rows(l);
+    if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
+    O[at(10u, n0 + l.li, 0u, t, 0u)] = s;
+}
