@@ -8,7 +8,11 @@
 // Words as matmul's (0 K, 1 N, 3 T, 4 row bytes, In at 5 (the norm's
 // input), Out at 10, 26 the byte where W's row 0 starts; no epilogue),
 // 27 block size, 28 quantize_act's mode, 29 eps, 30 NT, the norm's
-// weight at 31.
+// weight at 31. When word 36 is set, the first workgroup also writes the
+// norm's output (NO, at 40) for later readers, and when 37 is set its
+// rounded copy as rmsnorm_round writes it (Y, packed; 38 block size, 39
+// mode): the product's own weights are then F32, reading the row as it
+// is.
 //!use common
 //!dot
 //!use matvec
@@ -19,9 +23,11 @@
 @group(0) @binding(3) var<storage, read_write> IN: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 @group(0) @binding(5) var<storage, read_write> NW: array<f32>;
+@group(0) @binding(6) var<storage, read_write> NO: array<f32>;
+@group(0) @binding(7) var<storage, read_write> Y: array<f32>;
 // The matvec helpers' input, read here through their twins on XR; never
 // bound.
-@group(0) @binding(6) var<storage, read> X: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read> X: array<vec4<f32>>;
 
 var<workgroup> squares: array<f32, 256>;
 
@@ -56,9 +62,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let scale = 1.0 / sqrt(squares[0] / f32(K) + pf(29u));
     for (var i = l.li; i < K; i += WG) { XR[i >> 2u][i & 3u] = xr(i) * scale * NW[at(31u, i, 0u, 0u, 0u)]; }
     workgroupBarrier();
+    let first = g == 0u && pu(36u) != 0u;
+    if (first) {
+        for (var i = l.li; i < K; i += WG) { NO[at(40u, i, 0u, 0u, 0u)] = xr(i); }
+    }
     round_xr(l.li, K, pu(27u), pu(28u));
     if (live) { accumulate_XR(0u, n0, N - n0, l.li, pu(26u)); }
     let s = reduce_rows(l);
-    if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
-    O[at(10u, n0 + l.li, 0u, t, 0u)] = s;
+    if (live && l.li < ROWS && n0 + l.li < N) { O[at(10u, n0 + l.li, 0u, t, 0u)] = s; }
+    if (first && pu(37u) != 0u) {
+        // the product read the row unrounded (F32 weights): round it now
+        workgroupBarrier();
+        round_xr(l.li, K, pu(38u), pu(39u));
+        for (var i = l.li; i < K; i += WG) { Y[i] = xr(i); }
+    }
 }

@@ -26,9 +26,9 @@ func TestMLADecodeKernelsPerLayer(t *testing.T) {
 		arch       synth.Arch
 		dense, moe int
 	}{
-		{"tiny-glm", "", 13, 16},          // q_lora
-		{"tiny-lite", "", 12, 17},         // no q_lora, two shared experts
-		{"tiny", synth.DeepSeek2, 13, 16}, // q_lora
+		{"tiny-glm", "", 13, 15},          // q_lora
+		{"tiny-lite", "", 12, 16},         // no q_lora, two shared experts
+		{"tiny", synth.DeepSeek2, 13, 15}, // q_lora
 		{"tiny", synth.Youtu, 13, 0},      // q_lora, dense only
 	} {
 		t.Run(c.shape+"-"+string(c.arch), func(t *testing.T) {

@@ -85,3 +85,62 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int) {
 		sameBitsAs(t, got[0], got[1], "products")
 	}
 }
+
+// A norm whose output a later product also reads, taken with an F32
+// product (a mixture of experts' router) by normed_product, which then
+// writes the norm's output and its rounded copy as well, gives the
+// separate dispatches' results bit for bit: the router's and the later
+// product's, for every type of the later product's weights. A router of
+// quantized weights stays apart from the norm.
+func TestNormedRouterFused(t *testing.T) {
+	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
+		for _, wt := range weightTypes {
+			for _, rt := range []gguf.TensorType{gguf.F32, gguf.Q8_0} {
+				t.Run(fmt.Sprintf("%s/%s/router=%s", mode, wt, rt), func(t *testing.T) { normedRouter(t, be, rt, wt) })
+			}
+		}
+	})
+}
+
+func normedRouter(t *testing.T, be gpu.Backend, rt, wt gguf.TensorType) {
+	const K, E, N = 512, 16, 67
+	rng := rand.New(rand.NewPCG(uint64(wt), 17))
+	alloc := func(name string, dims ...int) gpu.Buffer {
+		b, err := be.Alloc(name, gguf.F32, gpu.Shape4(dims...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	router, w := randomWeight(t, be, rng, "router", rt, gpu.Shape4(K, E)), randomWeight(t, be, rng, "w", wt, gpu.Shape4(K, N))
+	x, nw := alloc("x", K, 1), alloc("nw", K)
+	writeRandom(t, x, rng, K)
+	writeRandom(t, nw, rng, K)
+	// split puts an op between the norm and the router, which keeps them
+	// apart; another stands between the router and the later product, as
+	// the routing does in a model.
+	run := func(split bool) ([3][]byte, int) {
+		logits, out := alloc("logits", E, 1), alloc("out", N, 1)
+		g := gpu.NewGraph("normed", 1)
+		h := g.New("h", gguf.F32, K, 1)
+		a := g.Bind("a", alloc("a", 4))
+		g.Do(&gpu.RMSNorm{In: g.Bind("x", x), Weight: g.Bind("nw", nw), Out: h, Eps: 1e-5})
+		if split {
+			g.Do(&gpu.Scale{In: a, Out: a, S: 2})
+		}
+		g.Do(&gpu.MatMul{W: g.Bind("router", router), In: h, Out: g.Bind("logits", logits)})
+		g.Do(&gpu.Scale{In: a, Out: a, S: 2})
+		g.Do(&gpu.MatMul{W: g.Bind("w", w), In: h, Out: g.Bind("out", out)})
+		return runRead(t, be, g, [3]gpu.Buffer{logits, out, out})
+	}
+	fused, kf := run(false)
+	apart, ka := run(true)
+	want := ka - 2
+	if rt != gguf.F32 {
+		want = ka - 1
+	}
+	if kf != want {
+		t.Errorf("%d kernels with the norm and the router together, %d apart (one of them a Scale): want %d", kf, ka, want)
+	}
+	sameBitsAs(t, fused, apart, "router", "later product")
+}

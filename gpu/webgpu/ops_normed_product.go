@@ -11,44 +11,58 @@ import "github.com/emberllm/ember/gpu"
 const normedProductRows = 8192
 
 // normedProduct finds the product right after the RMSNorm o that
-// normed_product takes with the norm: a decode step's single product of
-// the norm's whole output, rows no longer than a workgroup holds and not
-// too many of them, no epilogue after it, and no other op reading the
-// norm's output (which the kernel never writes). It returns the product,
-// or nil.
-func (c *compiler) normedProduct(o *gpu.RMSNorm) *gpu.MatMul {
+// normed_product takes with the norm: a decode step's product of the
+// norm's whole output, rows no longer than a workgroup holds and not too
+// many of them, and no epilogue after it. Either no other op reads the
+// norm's output, or the product's weights are F32 (a mixture of experts'
+// router) and the op after it is no product pairing with it: then the
+// kernel's first workgroup also writes the norm's output (keep) and its
+// rounded copy, as rmsnorm or rmsnorm_round would, for the later
+// readers. It returns the product, or nil.
+func (c *compiler) normedProduct(o *gpu.RMSNorm) (m *gpu.MatMul, keep bool) {
 	if c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
-		return nil
+		return nil, false
 	}
 	m, ok := c.rest[0].(*gpu.MatMul)
 	K := o.In.Shape[0]
 	if !ok || m.In != o.Out || K > headProductsK || m.W.Shape[1] > normedProductRows || m.W.Shape != gpu.Shape4(K, m.W.Shape[1]) || !m.W.Contiguous() ||
 		o.In.Shape != gpu.Shape4(K, 1) || o.Out.Kind != gpu.Activation || !o.Out.Contiguous() ||
 		m.Out.Type != tF32 || m.Out.Shape != gpu.Shape4(m.W.Shape[1], 1) {
-		return nil
+		return nil, false
 	}
 	if _, _, err := roundMode(m.W.Type, K); err != nil {
-		return nil
+		return nil, false
 	}
 	if _, err := decoder(m.W.Type); err != nil {
-		return nil
+		return nil, false
 	}
 	if ps, err := c.rowParts(m.W, m.W.Type.RowBytes(K), m.W.Shape[1]); err != nil || len(ps) != 1 {
-		return nil
+		return nil, false
 	}
-	if c.readAfter(o.Out, 2) || len(c.rest) > 1 && takesEpilogue(c.rest[1], m.Out) {
-		return nil
+	if len(c.rest) > 1 && takesEpilogue(c.rest[1], m.Out) {
+		return nil, false
 	}
-	return m
+	if !c.readAfter(o.Out, 2) {
+		return m, false
+	}
+	if m.W.Type != tF32 {
+		return nil, false
+	}
+	if len(c.rest) > 1 {
+		if n, ok := c.rest[1].(*gpu.MatMul); ok && n.In == o.Out {
+			return nil, false
+		}
+	}
+	return m, true
 }
 
 // lowerNormedProduct adds the normed_product dispatch of the RMSNorm o and
-// the product m after it.
-func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul) error {
+// the product m after it, keeping the norm's output when keep is set.
+func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul, keep bool) error {
 	K, N := m.W.Shape[0], m.W.Shape[1]
 	dec, _ := decoder(m.W.Type)
 	mode, bs, _ := roundMode(m.W.Type, K)
-	ls, err := locsOf(o.In, m.Out, o.Weight)
+	ls, err := locsOf(o.In, m.Out, o.Weight, o.Out)
 	if err != nil {
 		return err
 	}
@@ -56,11 +70,12 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul) error {
 	for i := range 2 {
 		ls[i].stride[2], ls[i].stride[1] = ls[i].stride[1], 0
 	}
-	// the norm kernel it stands in for: rmsnorm_round where the product
-	// rounds its input, else rmsnorm
-	threads := 256
-	if mode == 3 {
-		threads = 64
+	// the norm kernel it stands in for: rmsnorm_round where a product
+	// rounds the norm's output, else rmsnorm
+	keepMode, keepBS, rounds := c.roundsNext(o.Out)
+	threads := 64
+	if rounds {
+		threads = 256
 	}
 	var p params
 	p.u(K, N, 1, 1, m.W.Type.RowBytes(K))
@@ -74,5 +89,15 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul) error {
 	p.u(threads)
 	p.loc(ls[2])
 	c.fused = 1
-	return c.dispatch("normed_product", dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight}, rowGroups(N))
+	kept, rounded := m.Out, m.Out // bound, never written, without keep
+	if keep {
+		kept = o.Out
+		if rounds {
+			rounded = &gpu.Tensor{Name: o.Out.Name + ".rounded", Type: tF32, Shape: gpu.Shape4(K, 1), Kind: gpu.Activation}
+			c.rounded[roundKeyOf(o.Out, keepMode, 1)] = roundedAct{rounded, loc{stride: [4]uint32{1, uint32(K), uint32(K), 0}}}
+		}
+	}
+	p.u(b2i(keep), b2i(keep && rounds), keepBS, keepMode)
+	p.loc(ls[3])
+	return c.dispatch("normed_product", dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight, kept, rounded}, rowGroups(N))
 }
