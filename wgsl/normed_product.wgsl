@@ -12,12 +12,15 @@
 // norm's output (NO, at 40) for later readers, and when 37 is set its
 // rounded copy as rmsnorm_round writes it (Y, packed; 38 block size, 39
 // mode): the product's own weights are then F32, reading the row as it
-// is.
+// is. When word 45 (N2) is not 0, a second product of the row (W2, of
+// W's type and row length) takes the workgroups after the first's and
+// writes O2 at 46.
 //!use common
 //!dot
 //!use matvec
 //!reduce
 //!use xr_round
+//!twin W W2
 //!twin X XR
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read_write> IN: array<f32>;
@@ -25,9 +28,11 @@
 @group(0) @binding(5) var<storage, read_write> NW: array<f32>;
 @group(0) @binding(6) var<storage, read_write> NO: array<f32>;
 @group(0) @binding(7) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(8) var<storage, read> W2: array<u32>;
+@group(0) @binding(9) var<storage, read_write> O2: array<f32>;
 // The matvec helpers' input, read here through their twins on XR; never
 // bound.
-@group(0) @binding(8) var<storage, read> X: array<vec4<f32>>;
+@group(0) @binding(10) var<storage, read> X: array<vec4<f32>>;
 
 var<workgroup> squares: array<f32, 256>;
 
@@ -35,16 +40,17 @@ var<workgroup> squares: array<f32, 256>;
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
     let K = pu(0u);
-    let N = pu(1u);
-    let groups = (N + ROWS - 1u) / ROWS;
-    let n0 = (g % groups) * ROWS;
-    let t = g / groups;
-    let live = t < pu(3u);
-    for (var i = l.li; i < K; i += WG) {
-        var x = 0.0;
-        if (live) { x = IN[at(5u, i, 0u, t, 0u)]; }
-        XR[i >> 2u][i & 3u] = x;
+    // a decode step: one token; the workgroups past the first product's
+    // take the second's rows
+    let first_groups = (pu(1u) + ROWS - 1u) / ROWS;
+    let second = g >= first_groups;
+    var N = pu(1u);
+    var n0 = g * ROWS;
+    if (second) {
+        N = pu(45u);
+        n0 = (g - first_groups) * ROWS;
     }
+    for (var i = l.li; i < K; i += WG) { XR[i >> 2u][i & 3u] = IN[at(5u, i, 0u, 0u, 0u)]; }
     workgroupBarrier();
     // thread j of the norm kernel's NT sums values j, j+NT, ...; then
     // halves fold onto the first NT/2, and so on
@@ -67,9 +73,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         for (var i = l.li; i < K; i += WG) { NO[at(40u, i, 0u, 0u, 0u)] = xr(i); }
     }
     round_xr(l.li, K, pu(27u), pu(28u));
-    if (live) { accumulate_XR(0u, n0, N - n0, l.li, pu(26u)); }
+    if (second) { accumulate_W2_XR(0u, n0, N - n0, l.li, 0u); } else { accumulate_XR(0u, n0, N - n0, l.li, pu(26u)); }
     let s = reduce_rows(l);
-    if (live && l.li < ROWS && n0 + l.li < N) { O[at(10u, n0 + l.li, 0u, t, 0u)] = s; }
+    if (l.li < ROWS && n0 + l.li < N) {
+        if (second) { O2[at(46u, n0 + l.li, 0u, 0u, 0u)] = s; } else { O[at(10u, n0 + l.li, 0u, 0u, 0u)] = s; }
+    }
     if (first && pu(37u) != 0u) {
         // the product read the row unrounded (F32 weights): round it now
         workgroupBarrier();

@@ -26,10 +26,10 @@ func TestMLADecodeKernelsPerLayer(t *testing.T) {
 		arch       synth.Arch
 		dense, moe int
 	}{
-		{"tiny-glm", "", 13, 15},          // q_lora
-		{"tiny-lite", "", 12, 16},         // no q_lora, two shared experts
-		{"tiny", synth.DeepSeek2, 13, 15}, // q_lora
-		{"tiny", synth.Youtu, 13, 0},      // q_lora, dense only
+		{"tiny-glm", "", 12, 14},          // q_lora
+		{"tiny-lite", "", 11, 15},         // no q_lora, two shared experts
+		{"tiny", synth.DeepSeek2, 12, 14}, // q_lora
+		{"tiny", synth.Youtu, 12, 0},      // q_lora, dense only
 	} {
 		t.Run(c.shape+"-"+string(c.arch), func(t *testing.T) {
 			names := decodeKernels(t, be, writeTiny(t, dir, c.shape, c.arch, "Q4_0", 1))

@@ -11,26 +11,29 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
-// A decode step's RMSNorm and the product of its output in one dispatch
-// (normed_product) give what the rmsnorm_round (or, for F32 weights,
-// rmsnorm) and matmul dispatches give, bit for bit, for every weight
-// type, with and without subgroups, rows ending inside a workgroup's, and
-// rows of whole 256-value blocks, of 32-value ones and of an odd length.
+// A decode step's RMSNorm and the products of its output in one dispatch
+// (normed_product: one product, or two as MLA's q_a and kv_a) give what
+// the rmsnorm_round (or, for F32 weights, rmsnorm) and matmul or
+// matmul_qkv dispatches give, bit for bit, for every weight type, with
+// and without subgroups, rows ending inside a workgroup's, and rows of
+// whole 256-value blocks, of 32-value ones and of an odd length.
 func TestNormedProductFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			for _, K := range []int{768, 192, 77} {
-				if K%wt.BlockSize() != 0 {
-					continue
+				for _, two := range []bool{false, true} {
+					if K%wt.BlockSize() != 0 {
+						continue
+					}
+					t.Run(fmt.Sprintf("%s/%s/K%d/two=%v", mode, wt, K, two), func(t *testing.T) { normedProduct(t, be, wt, K, two) })
 				}
-				t.Run(fmt.Sprintf("%s/%s/K%d", mode, wt, K), func(t *testing.T) { normedProduct(t, be, wt, K) })
 			}
 		}
 	})
 }
 
-func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int) {
-	const N = 67
+func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int, two bool) {
+	const N, N2 = 67, 45
 	rng := rand.New(rand.NewPCG(uint64(wt), uint64(K)+3))
 	alloc := func(name string, dims ...int) gpu.Buffer {
 		b, err := be.Alloc(name, gguf.F32, gpu.Shape4(dims...))
@@ -39,14 +42,14 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int) {
 		}
 		return b
 	}
-	w := randomWeight(t, be, rng, "w", wt, gpu.Shape4(K, N))
+	w, w2 := randomWeight(t, be, rng, "w", wt, gpu.Shape4(K, N)), randomWeight(t, be, rng, "w2", wt, gpu.Shape4(K, N2))
 	x, nw := alloc("x", K, 1), alloc("nw", K)
 	writeRandom(t, x, rng, K)
 	writeRandom(t, nw, rng, K)
 	// split puts an op between the norm and the product, which keeps them
 	// apart.
-	build := func(split bool) (gpu.Program, gpu.Buffer) {
-		out := alloc("out", N, 1)
+	build := func(split bool) (gpu.Program, [2]gpu.Buffer) {
+		out := [2]gpu.Buffer{alloc("out", N, 1), alloc("out2", N2, 1)}
 		g := gpu.NewGraph("normed", 1)
 		h := g.New("h", gguf.F32, K, 1)
 		g.Do(&gpu.RMSNorm{In: g.Bind("x", x), Weight: g.Bind("nw", nw), Out: h, Eps: 1e-5})
@@ -54,7 +57,10 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int) {
 			a := g.Bind("a", alloc("a", 4))
 			g.Do(&gpu.Scale{In: a, Out: a, S: 2})
 		}
-		g.Do(&gpu.MatMul{W: g.Bind("w", w), In: h, Out: g.Bind("out", out)})
+		g.Do(&gpu.MatMul{W: g.Bind("w", w), In: h, Out: g.Bind("out", out[0])})
+		if two {
+			g.Do(&gpu.MatMul{W: g.Bind("w2", w2), In: h, Out: g.Bind("out2", out[1])})
+		}
 		p, err := be.Compile(g)
 		if err != nil {
 			t.Fatal(err)
@@ -72,17 +78,19 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int) {
 		var got [2][3][]byte
 		for i, r := range []struct {
 			p   gpu.Program
-			out gpu.Buffer
+			out [2]gpu.Buffer
 		}{{fused, fo}, {apart, ao}} {
 			if err := r.p.Run(gpu.Params{}); err != nil {
 				t.Fatal(err)
 			}
-			got[i][0] = make([]byte, 4*N)
-			if err := r.out.Read(0, got[i][0]); err != nil {
-				t.Fatal(err)
+			for j, b := range r.out {
+				got[i][j] = make([]byte, gpu.Bytes(b.Type(), b.Shape()))
+				if err := b.Read(0, got[i][j]); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
-		sameBitsAs(t, got[0], got[1], "products")
+		sameBitsAs(t, got[0], got[1], "products", "second products")
 	}
 }
 

@@ -82,8 +82,8 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		}
 		w, has = o.Weight, 1
 	}
-	if m, keep := c.normedProduct(o); m != nil {
-		return c.lowerNormedProduct(o, m, keep)
+	if r := c.normedProduct(o); r != nil {
+		return c.lowerNormedProduct(o, r)
 	}
 	var p params
 	p.u(n, o.In.Shape[1], o.In.Shape[2])

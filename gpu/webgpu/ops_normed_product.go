@@ -10,55 +10,79 @@ import "github.com/emberllm/ember/gpu"
 // vocabulary.
 const normedProductRows = 8192
 
-// normedProduct finds the product right after the RMSNorm o that
-// normed_product takes with the norm: a decode step's product of the
+// normedRun is what normed_product takes after an RMSNorm: one product of
+// its output, or two (second), or one keeping the norm's output (keep).
+type normedRun struct {
+	m, second *gpu.MatMul
+	keep      bool
+}
+
+// normedProduct finds the products right after the RMSNorm o that
+// normed_product takes with the norm: a decode step's products of the
 // norm's whole output, rows no longer than a workgroup holds and not too
-// many of them, and no epilogue after it. Either no other op reads the
-// norm's output, or the product's weights are F32 (a mixture of experts'
-// router) and the op after it is no product pairing with it: then the
-// kernel's first workgroup also writes the norm's output (keep) and its
-// rounded copy, as rmsnorm or rmsnorm_round would, for the later
-// readers. It returns the product, or nil.
-func (c *compiler) normedProduct(o *gpu.RMSNorm) (m *gpu.MatMul, keep bool) {
+// many of them, and no epilogue after them. Either no other op reads the
+// norm's output, with one product or two of one weight type (MLA's q_a and
+// kv_a, which matmul_qkv would take) that are not a gated unit's gate and
+// up; or the product's weights are F32 (a mixture of experts' router) and
+// the op after it is no product pairing with it: then the kernel's first
+// workgroup also writes the norm's output (keep) and its rounded copy, as
+// rmsnorm or rmsnorm_round would, for the later readers. It returns nil
+// for none.
+func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
 	if c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
-		return nil, false
+		return nil
 	}
-	m, ok := c.rest[0].(*gpu.MatMul)
 	K := o.In.Shape[0]
-	if !ok || m.In != o.Out || K > headProductsK || m.W.Shape[1] > normedProductRows || m.W.Shape != gpu.Shape4(K, m.W.Shape[1]) || !m.W.Contiguous() ||
-		o.In.Shape != gpu.Shape4(K, 1) || o.Out.Kind != gpu.Activation || !o.Out.Contiguous() ||
-		m.Out.Type != tF32 || m.Out.Shape != gpu.Shape4(m.W.Shape[1], 1) {
-		return nil, false
+	if K > headProductsK || o.In.Shape != gpu.Shape4(K, 1) || o.Out.Kind != gpu.Activation || !o.Out.Contiguous() {
+		return nil
+	}
+	m := c.normedOperand(o, c.rest[0])
+	if m == nil {
+		return nil
 	}
 	if _, _, err := roundMode(m.W.Type, K); err != nil {
-		return nil, false
+		return nil
 	}
 	if _, err := decoder(m.W.Type); err != nil {
-		return nil, false
-	}
-	if ps, err := c.rowParts(m.W, m.W.Type.RowBytes(K), m.W.Shape[1]); err != nil || len(ps) != 1 {
-		return nil, false
+		return nil
 	}
 	if len(c.rest) > 1 && takesEpilogue(c.rest[1], m.Out) {
-		return nil, false
+		return nil
 	}
 	if !c.readAfter(o.Out, 2) {
-		return m, false
+		return &normedRun{m: m}
+	}
+	if n := c.normedOperand(o, c.rest[1]); n != nil && n.W.Type == m.W.Type && n.Out.Root() != m.Out.Root() && !c.readAfter(o.Out, 3) {
+		if len(c.rest) > 2 && (takesEpilogue(c.rest[2], n.Out) || takesEpilogue(c.rest[2], m.Out)) {
+			return nil
+		}
+		return &normedRun{m: m, second: n}
 	}
 	if m.W.Type != tF32 {
-		return nil, false
+		return nil
 	}
-	if len(c.rest) > 1 {
-		if n, ok := c.rest[1].(*gpu.MatMul); ok && n.In == o.Out {
-			return nil, false
-		}
+	if n, ok := c.rest[1].(*gpu.MatMul); ok && n.In == o.Out {
+		return nil
 	}
-	return m, true
+	return &normedRun{m: m, keep: true}
+}
+
+// normedOperand returns op when it is a product normed_product can take of
+// the norm o's output, else nil.
+func (c *compiler) normedOperand(o *gpu.RMSNorm, op gpu.Op) *gpu.MatMul {
+	m, ok := op.(*gpu.MatMul)
+	K := o.In.Shape[0]
+	if !ok || m.In != o.Out || m.W.Shape[1] > normedProductRows || m.W.Shape[0] != K || !c.boundWhole(m.W) ||
+		m.Out.Type != tF32 || m.Out.Shape != gpu.Shape4(m.W.Shape[1], 1) {
+		return nil
+	}
+	return m
 }
 
 // lowerNormedProduct adds the normed_product dispatch of the RMSNorm o and
-// the product m after it, keeping the norm's output when keep is set.
-func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul, keep bool) error {
+// the products r after it.
+func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, r *normedRun) error {
+	m, keep := r.m, r.keep
 	K, N := m.W.Shape[0], m.W.Shape[1]
 	dec, _ := decoder(m.W.Type)
 	mode, bs, _ := roundMode(m.W.Type, K)
@@ -99,5 +123,20 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, m *gpu.MatMul, keep bool) 
 	}
 	p.u(b2i(keep), b2i(keep && rounds), keepBS, keepMode)
 	p.loc(ls[3])
-	return c.dispatch("normed_product", dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight, kept, rounded}, rowGroups(N))
+	second, groups := m, rowGroups(N)
+	if r.second != nil {
+		second = r.second
+		groups += rowGroups(second.W.Shape[1])
+		l2, err := locOf(second.Out)
+		if err != nil {
+			return err
+		}
+		p.u(second.W.Shape[1])
+		p.loc(l2)
+		c.fused = 2
+	} else {
+		p.u(0)
+		p.loc(loc{})
+	}
+	return c.dispatch("normed_product", dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight, kept, rounded, second.W, second.Out}, groups)
 }
