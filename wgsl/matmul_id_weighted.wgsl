@@ -24,6 +24,8 @@
 @group(0) @binding(8) var<storage, read_write> E: array<f32>;
 @group(0) @binding(9) var<storage, read_write> F: array<f32>;
 
+fn slot_input(x: ExpertRows, li: u32) -> u32 { return x.xo; }
+
 // Each slot's product is written as matmul_id writes it.
 fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) { O[at(17u, n, s, x.t, 0u)] = sum; }
 

@@ -26,9 +26,9 @@ func TestMLADecodeKernelsPerLayer(t *testing.T) {
 		arch       synth.Arch
 		dense, moe int
 	}{
-		{"tiny-glm", "", 12, 14},          // q_lora
+		{"tiny-glm", "", 12, 12},          // q_lora
 		{"tiny-lite", "", 11, 15},         // no q_lora, two shared experts
-		{"tiny", synth.DeepSeek2, 12, 14}, // q_lora
+		{"tiny", synth.DeepSeek2, 12, 12}, // q_lora
 		{"tiny", synth.Youtu, 12, 0},      // q_lora, dense only
 	} {
 		t.Run(c.shape+"-"+string(c.arch), func(t *testing.T) {

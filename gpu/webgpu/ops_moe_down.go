@@ -15,7 +15,9 @@ type moeDown struct {
 }
 
 // matchMoEDown finds the run after the experts' down product o, or nil;
-// in is o's (rounded) input and parts the bindings its weights need.
+// in is o's input and parts the bindings its weights need. moe_down
+// rounds both inputs' rows in workgroup memory, which holds rows up to
+// headProductsK.
 func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
 	if !c.moeFits(4) {
 		return nil
@@ -33,6 +35,12 @@ func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moe
 	}
 	K, N := o.W.Shape[0], o.W.Shape[1]
 	sd, y := m.sDown, m.ws.Out
+	if _, _, err := roundMode(o.W.Type, K); err != nil || K > headProductsK {
+		return nil
+	}
+	if l, err := locOf(o.In); err != nil || l.stride[0] != 1 {
+		return nil
+	}
 	if sd.W.Type != o.W.Type || sd.W.Shape != gpu.Shape4(K, N) || !c.boundWhole(sd.W) ||
 		sd.In.Type != tF32 || sd.In.Shape != gpu.Shape4(K, 1) || sd.Out.Type != tF32 || sd.Out.Shape != y.Shape {
 		return nil
@@ -58,12 +66,15 @@ func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moe
 	return &m
 }
 
-// lowerMoEDown adds the shared experts' input rounding and the moe_down
-// dispatch of a matched run after the down product o; in and li are o's
-// (rounded) input and its location, lid the ids'.
-func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li, lid loc, dec string) error {
+// lowerMoEDown adds the moe_down dispatch of a matched run after the down
+// product o; li is o's input's location, lid the ids'.
+func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec string) error {
 	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
 	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
+	mode, bs, err := roundMode(o.W.Type, K)
+	if err != nil {
+		return err
+	}
 	ls, err := locsOf(m.sDown.In, m.ws.Weights, m.res, m.add.Out)
 	if err != nil {
 		return err
@@ -71,10 +82,6 @@ func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li,
 	// the shared input {K, 1} as the products index it: the token third
 	lx := ls[0]
 	lx.stride[2], lx.stride[1] = lx.stride[1], 0
-	xs, lx, err := c.roundActivations(m.sDown.In, lx, m.sDown.W.Type, K, 1, T)
-	if err != nil {
-		return err
-	}
 	var p params
 	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
 	p.loc(li)
@@ -87,6 +94,7 @@ func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li,
 	p.loc(ls[2])
 	p.loc(ls[3])
 	p.loc(lx)
+	p.u(bs, mode)
 	c.fused = 4
-	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, xs}, rowGroups(N)*T)
+	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, rowGroups(N)*T)
 }
