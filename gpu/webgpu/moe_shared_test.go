@@ -30,14 +30,15 @@ func TestMoESharedFused(t *testing.T) {
 
 const moeK, moeN, moeNS, moeE, moeS = 512, 67, 45, 5, 3
 
-// moeBuffers allocates F32 (or I32) buffers and writes random experts.
-type moeBuffers struct {
+// testBuffers allocates buffers of the fused-kernel tests and fills them
+// with random values (experts' ids: distinct ones).
+type testBuffers struct {
 	t   *testing.T
 	be  gpu.Backend
 	rng *rand.Rand
 }
 
-func (m moeBuffers) alloc(name string, typ gguf.TensorType, dims ...int) gpu.Buffer {
+func (m testBuffers) alloc(name string, typ gguf.TensorType, dims ...int) gpu.Buffer {
 	b, err := m.be.Alloc(name, typ, gpu.Shape4(dims...))
 	if err != nil {
 		m.t.Fatal(err)
@@ -45,13 +46,13 @@ func (m moeBuffers) alloc(name string, typ gguf.TensorType, dims ...int) gpu.Buf
 	return b
 }
 
-func (m moeBuffers) random(name string, dims ...int) gpu.Buffer {
+func (m testBuffers) random(name string, dims ...int) gpu.Buffer {
 	b := m.alloc(name, gguf.F32, dims...)
 	writeRandom(m.t, b, m.rng, gpu.Shape4(dims...)[0]*gpu.Shape4(dims...)[1])
 	return b
 }
 
-func (m moeBuffers) ids() gpu.Buffer {
+func (m testBuffers) ids() gpu.Buffer {
 	b := m.alloc("ids", gguf.I32, moeS, 1)
 	raw := make([]byte, 4*moeS)
 	for s, e := range m.rng.Perm(moeE)[:moeS] {
@@ -64,7 +65,7 @@ func (m moeBuffers) ids() gpu.Buffer {
 }
 
 func moeSharedGateUp(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
-	m := moeBuffers{t, be, rand.New(rand.NewPCG(uint64(wt), 11))}
+	m := testBuffers{t, be, rand.New(rand.NewPCG(uint64(wt), 11))}
 	gate, up := randomWeight(t, be, m.rng, "gate", wt, gpu.Shape4(moeK, moeN, moeE)), randomWeight(t, be, m.rng, "up", wt, gpu.Shape4(moeK, moeN, moeE))
 	sGate, sUp := randomWeight(t, be, m.rng, "sgate", wt, gpu.Shape4(moeK, moeNS)), randomWeight(t, be, m.rng, "sup", wt, gpu.Shape4(moeK, moeNS))
 	x, ids := m.random("x", moeK, 1), m.ids()
@@ -99,7 +100,7 @@ func moeSharedGateUp(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
 }
 
 func moeSharedDown(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
-	m := moeBuffers{t, be, rand.New(rand.NewPCG(uint64(wt), 12))}
+	m := testBuffers{t, be, rand.New(rand.NewPCG(uint64(wt), 12))}
 	down, sDown := randomWeight(t, be, m.rng, "down", wt, gpu.Shape4(moeK, moeN, moeE)), randomWeight(t, be, m.rng, "sdown", wt, gpu.Shape4(moeK, moeN))
 	h, hs, wts, res, ids := m.random("h", moeK, moeS, 1), m.random("hs", moeK, 1), m.random("w", moeS, 1), m.random("res", moeN, 1), m.ids()
 	// split puts an op between the weighted sum and the shared expert,

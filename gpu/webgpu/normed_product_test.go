@@ -35,17 +35,10 @@ func TestNormedProductFused(t *testing.T) {
 func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int, two bool) {
 	const N, N2 = 67, 45
 	rng := rand.New(rand.NewPCG(uint64(wt), uint64(K)+3))
-	alloc := func(name string, dims ...int) gpu.Buffer {
-		b, err := be.Alloc(name, gguf.F32, gpu.Shape4(dims...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	m := testBuffers{t, be, rng}
+	alloc := func(name string, dims ...int) gpu.Buffer { return m.alloc(name, gguf.F32, dims...) }
 	w, w2 := randomWeight(t, be, rng, "w", wt, gpu.Shape4(K, N)), randomWeight(t, be, rng, "w2", wt, gpu.Shape4(K, N2))
-	x, nw := alloc("x", K, 1), alloc("nw", K)
-	writeRandom(t, x, rng, K)
-	writeRandom(t, nw, rng, K)
+	x, nw := m.random("x", K, 1), m.random("nw", K)
 	// split puts an op between the norm and the product, which keeps them
 	// apart.
 	build := func(split bool) (gpu.Program, [2]gpu.Buffer) {
@@ -113,17 +106,10 @@ func TestNormedRouterFused(t *testing.T) {
 func normedRouter(t *testing.T, be gpu.Backend, rt, wt gguf.TensorType) {
 	const K, E, N = 512, 16, 67
 	rng := rand.New(rand.NewPCG(uint64(wt), 17))
-	alloc := func(name string, dims ...int) gpu.Buffer {
-		b, err := be.Alloc(name, gguf.F32, gpu.Shape4(dims...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	m := testBuffers{t, be, rng}
+	alloc := func(name string, dims ...int) gpu.Buffer { return m.alloc(name, gguf.F32, dims...) }
 	router, w := randomWeight(t, be, rng, "router", rt, gpu.Shape4(K, E)), randomWeight(t, be, rng, "w", wt, gpu.Shape4(K, N))
-	x, nw := alloc("x", K, 1), alloc("nw", K)
-	writeRandom(t, x, rng, K)
-	writeRandom(t, nw, rng, K)
+	x, nw := m.random("x", K, 1), m.random("nw", K)
 	// split puts an op between the norm and the router, which keeps them
 	// apart; another stands between the router and the later product, as
 	// the routing does in a model.
