@@ -1,4 +1,4 @@
-//go:build cgo || js
+//go:build cgo && !js
 
 package webgpu_test
 
@@ -19,7 +19,7 @@ import (
 // workgroup's, and rows of whole 256-value blocks and of 32-value ones.
 func TestHeadProductsFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
-		for _, wt := range fusedTypes() {
+		for _, wt := range weightTypes {
 			for _, K := range []int{512, 192} {
 				if K%wt.BlockSize() != 0 {
 					continue

@@ -1,4 +1,4 @@
-//go:build cgo || js
+//go:build cgo && !js
 
 package webgpu_test
 
@@ -21,7 +21,7 @@ import (
 // their inputs themselves (moe_down).
 func TestMoESharedFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
-		for _, wt := range fusedTypes() {
+		for _, wt := range weightTypes {
 			t.Run(fmt.Sprintf("%s/%s/gate_up", mode, wt), func(t *testing.T) { moeSharedGateUp(t, be, wt) })
 			t.Run(fmt.Sprintf("%s/%s/down", mode, wt), func(t *testing.T) { moeSharedDown(t, be, wt) })
 		}

@@ -1,11 +1,10 @@
-//go:build cgo || js
+//go:build cgo && !js
 
 package webgpu_test
 
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -20,7 +19,7 @@ import (
 // whole 256-value blocks, of 32-value ones and of an odd length.
 func TestNormedProductFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
-		for _, wt := range fusedTypes() {
+		for _, wt := range weightTypes {
 			for _, K := range []int{768, 192, 77} {
 				for _, two := range []bool{false, true} {
 					if K%wt.BlockSize() != 0 {
@@ -66,13 +65,8 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int, two 
 	if kf, ka := fused.Kernels(), apart.Kernels(); kf != 1 || ka != 3 {
 		t.Errorf("%d kernels with the norm in the product, %d apart (one of them a Scale): want 1 and 3", kf, ka)
 	}
-	// A norm's factor a last bit off moves few products: many rows (fewer
-	// in the browser, where each run is slow).
-	trials := 16
-	if runtime.GOOS == "js" {
-		trials = 2
-	}
-	for range trials {
+	// A norm's factor a last bit off moves few products: many rows.
+	for range 16 {
 		writeRandom(t, x, rng, K)
 		var got [2][3][]byte
 		for i, r := range []struct {
@@ -101,7 +95,7 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int, two 
 // quantized weights stays apart from the norm.
 func TestNormedRouterFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
-		for _, wt := range fusedTypes() {
+		for _, wt := range weightTypes {
 			for _, rt := range []gguf.TensorType{gguf.F32, gguf.Q8_0} {
 				t.Run(fmt.Sprintf("%s/%s/router=%s", mode, wt, rt), func(t *testing.T) { normedRouter(t, be, rt, wt) })
 			}

@@ -4,7 +4,6 @@ package webgpu_test
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -29,16 +28,6 @@ func open(t testing.TB) gpu.Backend {
 // weightTypes are the weight types of the WebGPU products: those of the
 // issue, without BF16, Q2_K and Q3_K, which the CPU backend also takes.
 var weightTypes = []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K}
-
-// fusedTypes are the weight types the tests of the fused MLA and expert
-// kernels take: every one natively; in the browser, whose SwiftShader
-// builds each kernel's pipeline slowly, one of each decoder family.
-func fusedTypes() []gguf.TensorType {
-	if runtime.GOOS == "js" {
-		return []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_K, gguf.Q6_K}
-	}
-	return weightTypes
-}
 
 func TestOps(t *testing.T) {
 	gputest.RunOpSuiteSubset(t, func() gpu.Backend { return open(t) }, nil, weightTypes)
