@@ -37,6 +37,12 @@ fn kpart(row: u32, lane: u32) -> f32 {
     return s;
 }
 
+// The stored form of a value: rounded like the cache.
+fn cached(x: f32) -> f32 {
+    if (HALF_CACHE) { return half(x); }
+    return x;
+}
+
 fn reduce_max(li: u32, x: f32) -> f32 {
     red[li] = x;
     workgroupBarrier();

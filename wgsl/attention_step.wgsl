@@ -18,6 +18,7 @@
 //!decode
 //!use attend
 //!use rope_angle
+//!use step_row
 const WG = 64u;
 @group(0) @binding(2) var<storage, read_write> Q: array<f32>;
 @group(0) @binding(3) var<storage, read_write> K: array<u32>;
@@ -29,24 +30,11 @@ const WG = 64u;
 @group(0) @binding(9) var<storage, read_write> NQ: array<f32>;
 @group(0) @binding(10) var<storage, read_write> NK: array<f32>;
 
-var<workgroup> kn: array<f32, 640>;
-
-// The RMSNorm factors of the query head and the new key head.
+// The RMSNorm factor of the query head.
 fn rms_q(li: u32, DK: u32) -> f32 {
     var s = 0.0;
     for (var d = li; d < DK; d += 64u) { s += q[d] * q[d]; }
     return 1.0 / sqrt(reduce_sum(li, s) / f32(DK) + pf(29u));
-}
-fn rms_k(li: u32, DK: u32) -> f32 {
-    var s = 0.0;
-    for (var d = li; d < DK; d += 64u) { s += kn[d] * kn[d]; }
-    return 1.0 / sqrt(reduce_sum(li, s) / f32(DK) + pf(30u));
-}
-
-// The stored form of a value: rounded like the cache.
-fn cached(x: f32) -> f32 {
-    if (HALF_CACHE) { return half(x); }
-    return x;
 }
 
 @compute @workgroup_size(64)
@@ -69,31 +57,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     workgroupBarrier();
     if (pu(28u) != 0u) {
         let sq = rms_q(li, DK);
-        let sk = rms_k(li, DK);
+        let sk = rms_kn(li, DK, pf(30u));
         for (var d = li; d < DK; d += 64u) {
             q[d] = q[d] * sq * NQ[at(41u, d, 0u, 0u, 0u)];
             kn[d] = kn[d] * sk * NK[at(46u, d, 0u, 0u, 0u)];
         }
         workgroupBarrier();
     }
-    for (var p = li; p < pu(19u) / 2u; p += 64u) {
-        let ab = rope_pair(19u, p);
-        let cs = rope_cs(19u, p, pos);
-        let q0 = q[ab.x];
-        let q1 = q[ab.y];
-        q[ab.x] = q0 * cs.x - q1 * cs.y;
-        q[ab.y] = q0 * cs.y + q1 * cs.x;
-        let k0 = kn[ab.x];
-        let k1 = kn[ab.y];
-        kn[ab.x] = k0 * cs.x - k1 * cs.y;
-        kn[ab.y] = k0 * cs.y + k1 * cs.x;
-    }
-    workgroupBarrier();
-    for (var d = li; d < DK; d += 64u) {
-        q[d] = cached(q[d]);
-        kn[d] = cached(kn[d]);
-    }
-    workgroupBarrier();
+    rope_step(li, 0u, pos);
     let kbase = kvh * DK;
     if (h % group == 0u && c == 0u) {
         let krow = pos * pu(6u) + kbase;
@@ -109,22 +80,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(37u)]); }
         }
     }
-    let lane = li % SLANES;
-    for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
-        let j = c * SCH + r;
-        var s = 0.0;
-        if (j < pos) {
-            s = kpart(j * pu(6u) + kbase, lane);
-        } else if (j == pos) {
-            for (var d = lane; d < DK; d += SLANES) { s += q[d] * kn[d]; }
-        }
-        part[r * SLANES + lane] = s;
-    }
-    workgroupBarrier();
-    let j = c * SCH + li;
-    if (li < SCH && j <= pos) {
-        var s = 0.0;
-        for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
-        SC[h * NS * SCH + j] = s * pf(5u);
-    }
+    step_scores(li, c, h, kbase, pos);
 }

@@ -14,6 +14,7 @@
 //!use matvec
 //!use expert_rows
 //!reduce
+//!use weighted_slots
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
@@ -23,33 +24,17 @@
 @group(0) @binding(8) var<storage, read_write> E: array<f32>;
 @group(0) @binding(9) var<storage, read_write> F: array<f32>;
 
+fn slot_input(x: ExpertRows, li: u32) -> u32 { return x.xo; }
+
+// Each slot's product is written as matmul_id writes it.
+fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) { O[at(17u, n, s, x.t, 0u)] = sum; }
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
-    let N = pu(1u);
-    let S = pu(2u);
-    let groups = (N + ROWS - 1u) / ROWS;
-    let g = group_index(wid, nwg);
-    // the groups of slot s of this workgroup's token, as matmul_id numbers them
-    let first = (g / groups) * groups * S + g % groups;
-    var y = 0.0;
-    var x: ExpertRows;
-    for (var s = 0u; s < S; s++) {
-        x = expert_rows(first + s * groups);
-        if (s > 0u) {
-            // the last reduction's totals are still being read
-            workgroupBarrier();
-            for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-        }
-        // An id out of range gives zeros, as in matmul_id.
-        if (x.e < pu(23u)) { accumulate(x.xo, x.e * N + x.n0, N - x.n0, l.li, pu(24u)); }
-        let sum = reduce_rows(l);
-        if (x.live && l.li < ROWS && x.n0 + l.li < N) {
-            O[at(17u, x.n0 + l.li, s, x.t, 0u)] = sum;
-            y += Wt[at(26u, s, x.t, 0u, 0u)] * sum;
-        }
-    }
-    if (!x.live || l.li >= ROWS || x.n0 + l.li >= N) { return; }
+    let r = weighted_slots(group_index(wid, nwg), l);
+    let x = r.x;
+    if (!x.live || l.li >= ROWS || x.n0 + l.li >= pu(1u)) { return; }
     let n = x.n0 + l.li;
-    Y[at(31u, n, x.t, 0u, 0u)] = y;
-    if (pu(36u) != 0u) { F[at(42u, n, x.t, 0u, 0u)] = y + E[at(37u, n, x.t, 0u, 0u)]; }
+    Y[at(31u, n, x.t, 0u, 0u)] = r.y;
+    if (pu(36u) != 0u) { F[at(42u, n, x.t, 0u, 0u)] = r.y + E[at(37u, n, x.t, 0u, 0u)]; }
 }

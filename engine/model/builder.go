@@ -87,11 +87,16 @@ func (b *builder) yarn(op *gpu.Rope) {
 
 // swiglu is the gated feed-forward: down(silu(gate(x)) * up(x)).
 func (b *builder) swiglu(x *gpu.Tensor, gate, up, down gpu.Buffer, name string) *gpu.Tensor {
+	return b.matmul(down, b.gatedUnit(x, gate, up, name), name+".down")
+}
+
+// gatedUnit is the feed-forward before its down product: silu(gate(x)) * up(x).
+func (b *builder) gatedUnit(x *gpu.Tensor, gate, up gpu.Buffer, name string) *gpu.Tensor {
 	g := b.matmul(gate, x, name+".gate")
 	u := b.matmul(up, x, name+".up")
 	h := b.act(name+".act", g.Shape[0], g.Shape[1])
 	b.g.Do(&gpu.SwiGLU{Gate: g, Up: u, Out: h})
-	return b.matmul(down, h, name+".down")
+	return h
 }
 
 // lastToken views the last token's column of x {D, T}.

@@ -221,20 +221,26 @@ func (n *deepseek2) mla(b *builder, l int, h *gpu.Tensor, L *deepseek2Layer) *gp
 	nope, rope, rkv := c.QKNope, c.QKRope, c.KVLoRARank
 	qk, row := nope+rope, rkv+rope
 
-	var q *gpu.Tensor
+	// The query's first product and kv_a read the same normed input, next
+	// to each other so a backend can take both in one pass over it.
+	var q, kv *gpu.Tensor
 	if L.wq != nil {
 		q = b.matmul(L.wq, h, "q")
+		kv = b.matmul(L.wkvA, h, "kv_a")
 	} else {
-		q = b.matmul(L.wqB, b.rmsnorm(b.matmul(L.wqA, h, "q_a"), L.qANorm, "q_a_norm"), "q_b")
+		qa := b.matmul(L.wqA, h, "q_a")
+		kv = b.matmul(L.wkvA, h, "kv_a")
+		q = b.matmul(L.wqB, b.rmsnorm(qa, L.qANorm, "q_a_norm"), "q_b")
 	}
 	// the query as the cache sees it: per head [K_hᵀ q_n, rope(q_r)]
 	Q := b.act("q_mla", row, H, T)
 	b.g.Do(&gpu.MatMul{W: b.w(L.wkB, "attn_k_b"), In: view3(b, "q_nope", q, 0, nope, qk, H, T),
 		Out: view3(b, "q_absorbed", Q, 0, rkv, row, H, T)})
-	b.g.Do(n.ropeOp(b, view3(b, "q_pe", q, nope, rope, qk, H, T), view3(b, "q_pe_roped", Q, rkv, rope, row, H, T)))
 
-	// the token's cache row: [norm(c), rope(k_r)], normed and roped in place
-	kv := b.matmul(L.wkvA, h, "kv_a")
+	// From the query's rope to the attention, one run of ops a backend
+	// can take as one decode kernel: the token's cache row [norm(c),
+	// rope(k_r)], normed and roped in place, then stored.
+	b.g.Do(n.ropeOp(b, view3(b, "q_pe", q, nope, rope, qk, H, T), view3(b, "q_pe_roped", Q, rkv, rope, row, H, T)))
 	lat := view3(b, "kv_latent", kv, 0, rkv, row, 1, T)
 	kpe := view3(b, "k_pe", kv, rkv, rope, row, 1, T)
 	b.g.Do(&gpu.RMSNorm{In: lat, Weight: b.w(L.kvANorm, "attn_kv_a_norm"), Out: lat, Eps: c.NormEps})

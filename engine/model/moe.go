@@ -89,12 +89,18 @@ func (b *builder) moe(x *gpu.Tensor, m *moeFFN, r routing) *gpu.Tensor {
 	u := b.matmulID(m.up, in, ids, "ffn_moe_up")
 	h := b.act("ffn_moe_act", m.expertW, r.K, T)
 	b.g.Do(&gpu.SwiGLU{Gate: g, Up: u, Out: h})
+	// The shared experts' gated unit sits beside the chosen experts' and
+	// their down product beside the chosen ones' weighted sum, so a backend
+	// can take each pair in one dispatch; the sums are the same.
+	var sh *gpu.Tensor
+	if m.shGate != nil {
+		sh = b.gatedUnit(x, m.shGate, m.shUp, "ffn_shexp")
+	}
 	d := b.matmulID(m.down, h, ids, "ffn_moe_down")
 	out := b.act("ffn_moe_out", x.Shape[0], T)
 	b.g.Do(&gpu.WeightedSum{In: d, Weights: weights, Out: out})
-
-	if m.shGate != nil {
-		out = b.add(out, b.swiglu(x, m.shGate, m.shUp, m.shDown, "ffn_shexp"))
+	if sh != nil {
+		out = b.add(out, b.matmul(m.shDown, sh, "ffn_shexp.down"))
 	}
 	return out
 }

@@ -30,6 +30,9 @@ type Backend struct {
 	noTiles bool
 	// exact is Options.Exact.
 	exact bool
+	// noHeadProducts keeps batched products on quantize_act and matmul,
+	// for the tests comparing head_products with them.
+	noHeadProducts bool
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool

@@ -176,6 +176,9 @@ func (c *compiler) lower(op gpu.Op) error {
 	if s := c.matchStepAttention(op); s != nil {
 		return c.lowerStepAttention(s)
 	}
+	if s := c.matchMLAStep(op); s != nil {
+		return c.lowerMLAStep(s)
+	}
 	switch o := op.(type) {
 	case *gpu.Add:
 		return c.lowerBinary("add", o.A, o.B, o.Out, 0)

@@ -176,15 +176,7 @@ type opModel struct {
 
 func opSteps(t *testing.T, be gpu.Backend, path string, lens []int) *opModel {
 	t.Helper()
-	r, err := gguf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	m, err := model.Load(r, be)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadModel(t, be, path)
 	cache, err := m.NewCache(len(lens) + lens[0] + 128)
 	if err != nil {
 		t.Fatal(err)

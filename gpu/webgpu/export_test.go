@@ -18,3 +18,8 @@ func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Pro
 	}
 	return &q
 }
+
+// HeadProducts sets whether be compiles batched products into
+// head_products where it can (on) or always into a quantize_act and a
+// matmul dispatch.
+func HeadProducts(be gpu.Backend, on bool) { be.(*Backend).noHeadProducts = !on }

@@ -29,6 +29,22 @@ func writeTiny(t *testing.T, dir, shape string, arch synth.Arch, typ string, see
 	return path
 }
 
+// loadModel loads the model at path onto be; its file stays open until
+// the test ends.
+func loadModel(t *testing.T, be gpu.Backend, path string) *model.Model {
+	t.Helper()
+	r, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	m, err := model.Load(r, be)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // run is what decoding gave at each step: the logits and the chosen token.
 type run struct {
 	logits [][]float32
@@ -40,15 +56,7 @@ type run struct {
 // own choice.
 func decode(t *testing.T, be gpu.Backend, path string, prompt []int32, n int, forced []int32) run {
 	t.Helper()
-	r, err := gguf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	m, err := model.Load(r, be)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadModel(t, be, path)
 	cache, err := m.NewCache(len(prompt) + n + 1)
 	if err != nil {
 		t.Fatal(err)

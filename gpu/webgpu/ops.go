@@ -82,6 +82,9 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		}
 		w, has = o.Weight, 1
 	}
+	if r := c.normedProduct(o); r != nil {
+		return c.lowerNormedProduct(o, r)
+	}
 	var p params
 	p.u(n, o.In.Shape[1], o.In.Shape[2])
 	p.f(o.Eps)
@@ -198,6 +201,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if o.Out.Elements() != N*B*T || o.Out.Shape[0] != N {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, B, T)
 	}
+	if c.headProducts(o, li) {
+		return c.lowerHeadProducts(o, li, lo, dec)
+	}
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, B, T)
 	if err != nil {
 		return err
@@ -218,7 +224,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	kernel, groups := "matmul", func(n int) int { return rowGroups(n) * B * T }
 	if c.tiled(B, T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, T) }
-	} else if gate, up, sw := c.gateUpPair(o, in, B, len(parts)); sw != nil {
+	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
 	if run := c.qkvRun(o, in, B, T, len(parts)); run != nil {
@@ -255,18 +261,18 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	return nil
 }
 
-// gateUpPair matches the product o followed by a second product of the
-// same input and of weights of o's type and shape, then the SwiGLU of
-// both: the feed-forward's gate and up, which matmul_gate_up computes in
-// one dispatch. It returns the gate and up products and the SwiGLU, or nil
+// gateUpPair matches the product o followed (in rest, the ops after it)
+// by a second product of the same input and of weights of o's type and
+// shape, then the SwiGLU of both: the feed-forward's gate and up, which
+// matmul_gate_up computes in one dispatch. It returns the gate and up products and the SwiGLU, or nil
 // for none. in is the products' (rounded) input; B and parts, o's batch
 // and the bindings its weights need: weights bound whole, unbatched.
-func (c *compiler) gateUpPair(o *gpu.MatMul, in *gpu.Tensor, B, parts int) (*gpu.MatMul, *gpu.MatMul, *gpu.SwiGLU) {
-	if len(c.rest) < 2 || B != 1 || parts != 1 {
+func (c *compiler) gateUpPair(o *gpu.MatMul, rest []gpu.Op, in *gpu.Tensor, B, parts int) (*gpu.MatMul, *gpu.MatMul, *gpu.SwiGLU) {
+	if len(rest) < 2 || B != 1 || parts != 1 {
 		return nil, nil, nil
 	}
-	m, ok := c.rest[0].(*gpu.MatMul)
-	sw, ok2 := c.rest[1].(*gpu.SwiGLU)
+	m, ok := rest[0].(*gpu.MatMul)
+	sw, ok2 := rest[1].(*gpu.SwiGLU)
 	if !ok || !ok2 || m.In != o.In || m.W.Type != o.W.Type || m.W.Shape != o.W.Shape || !m.W.Contiguous() {
 		return nil, nil, nil
 	}

@@ -127,40 +127,60 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 	if err := c.checkRope(rq); err != nil {
 		return err
 	}
-	c.p.needCtx(at.CacheK.Shape[1])
 	q, k := rq.In, s.rk.In
 	nq, nk, eq, ek, has := q, q, float32(0), float32(0), 0
 	if s.qn != nil {
 		q, k = s.qn.In, s.kn.In
 		nq, nk, eq, ek, has = s.qn.Weight, s.kn.Weight, s.qn.Eps, s.kn.Eps, 1
 	}
-	ff := q
-	if rq.FreqFactors != nil {
-		ff = rq.FreqFactors
-	}
 	ls, err := locsOf(q, at.Out, k, st.V, nq, nk)
 	if err != nil {
 		return err
 	}
-	DK, H := rq.In.Shape[0], rq.In.Shape[1]
-	chunks := scoreChunks(at)
-	sc := c.scores(chunks, H, 1)
-	if sc == nil {
-		return fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
+	p, sc, chunks, err := c.stepWords(at, rq, ls[0], 0, 0, 0, 0)
+	if err != nil {
+		return err
 	}
-	var p params
-	c.attentionWords(&p, at, DK, H, 1)
-	p.loc(ls[0])
-	p.u(chunks, 0, 0, 0, 0)
-	c.ropeWords(&p, rq)
 	p.u(has)
 	p.f(eq, ek)
 	for _, l := range ls[2:] {
 		p.loc(l)
 	}
 	c.fused = s.n - 1
-	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ff, nq, nk}, H*chunks); err != nil {
+	H := rq.In.Shape[1]
+	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ropeFactors(rq, q), nq, nk}, H*chunks); err != nil {
 		return err
 	}
 	return c.attentionValues(at, sc, chunks, ls[1])
+}
+
+// stepWords packs the words the step kernels share (step_row.wgsl) for
+// the attention at and the query's rope rq: attention.wgsl's 0..8, the
+// query at 9 (location lq), 14 the score chunks, own at 15..18 (the
+// kernel's), the rope constants at 19..27. It returns them with the
+// scores' scratch and the number of chunks.
+func (c *compiler) stepWords(at *gpu.Attention, rq *gpu.Rope, lq loc, own ...uint32) (params, *gpu.Tensor, int, error) {
+	c.p.needCtx(at.CacheK.Shape[1])
+	DK, H := at.Q.Shape[0], at.Q.Shape[1]
+	chunks := scoreChunks(at)
+	sc := c.scores(chunks, H, 1)
+	if sc == nil {
+		return nil, nil, 0, fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
+	}
+	var p params
+	c.attentionWords(&p, at, DK, H, 1)
+	p.loc(lq)
+	p.u(chunks)
+	p = append(p, own...)
+	c.ropeWords(&p, rq)
+	return p, sc, chunks, nil
+}
+
+// ropeFactors is what a rope's frequency factors bind: the factors, or
+// absent ones any tensor the kernel will not read.
+func ropeFactors(rq *gpu.Rope, absent *gpu.Tensor) *gpu.Tensor {
+	if rq.FreqFactors != nil {
+		return rq.FreqFactors
+	}
+	return absent
 }

@@ -157,17 +157,28 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	}
 	li, lid, lo := ls[0], ls[1], ls[2]
 	c.checkIDs(o.IDs, E, "expert", "there are %d experts")
-	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
-	if err != nil {
-		return err
-	}
 	rb := o.W.Type.RowBytes(K)
 	parts, err := c.rowParts(o.W, rb*N, E)
 	if err != nil {
 		return err
 	}
 	if c.be.exact {
+		in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
+		if err != nil {
+			return err
+		}
 		return c.lowerMatMulIDExact(o, in, li, lid, lo, dec, parts)
+	}
+	// moe_down rounds its inputs itself
+	if m := c.matchMoEDown(o, o.In, len(parts)); m != nil {
+		return c.lowerMoEDown(o, m, li, lid, dec)
+	}
+	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
+	if err != nil {
+		return err
+	}
+	if m := c.matchMoEGateUp(o, in, len(parts)); m != nil {
+		return c.lowerMoEGateUp(o, m, in, li, lid, dec)
 	}
 	if up, sw := c.expertGateUp(o, in, len(parts)); sw != nil {
 		ls, err := locsOf(up.Out, sw.Out)

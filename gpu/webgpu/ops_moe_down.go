@@ -1,0 +1,100 @@
+//go:build cgo || js
+
+package webgpu
+
+import "github.com/emberllm/ember/gpu"
+
+// moeDown is what follows the chosen experts' down product: their
+// weighted sum, the shared experts' down product, the add of the two and
+// the residual add; res is the residual's other operand.
+type moeDown struct {
+	ws       *gpu.WeightedSum
+	sDown    *gpu.MatMul
+	sum, add *gpu.Add
+	res      *gpu.Tensor
+}
+
+// matchMoEDown finds the run after the experts' down product o, or nil;
+// in is o's input and parts the bindings its weights need. moe_down
+// rounds both inputs' rows in workgroup memory, which holds rows up to
+// headProductsK.
+func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
+	if !c.moeFits(4) {
+		return nil
+	}
+	var m moeDown
+	if m.ws = c.expertSum(o, in, parts); m.ws == nil {
+		return nil
+	}
+	var ok, ok2, ok3 bool
+	m.sDown, ok = c.rest[1].(*gpu.MatMul)
+	m.sum, ok2 = c.rest[2].(*gpu.Add)
+	m.add, ok3 = c.rest[3].(*gpu.Add)
+	if !ok || !ok2 || !ok3 {
+		return nil
+	}
+	K, N := o.W.Shape[0], o.W.Shape[1]
+	sd, y := m.sDown, m.ws.Out
+	if _, _, err := roundMode(o.W.Type, K); err != nil || K > headProductsK {
+		return nil
+	}
+	if l, err := locOf(o.In); err != nil || l.stride[0] != 1 {
+		return nil
+	}
+	if sd.W.Type != o.W.Type || sd.W.Shape != gpu.Shape4(K, N) || !c.boundWhole(sd.W) ||
+		sd.In.Type != tF32 || sd.In.Shape != gpu.Shape4(K, 1) || sd.Out.Type != tF32 || sd.Out.Shape != y.Shape {
+		return nil
+	}
+	if !(m.sum.A == y && m.sum.B == sd.Out || m.sum.A == sd.Out && m.sum.B == y) {
+		return nil
+	}
+	switch m.sum.Out {
+	case m.add.A:
+		m.res = m.add.B
+	case m.add.B:
+		m.res = m.add.A
+	default:
+		return nil
+	}
+	if m.res == m.sum.Out || m.res.Shape != y.Shape || m.add.Out.Shape != y.Shape {
+		return nil
+	}
+	if !c.unread(5, o.Out, y, sd.Out, m.sum.Out) ||
+		!c.writesApart([]*gpu.Tensor{m.res, m.add.Out}, o.W, sd.W, o.In, in, sd.In, o.IDs, m.ws.Weights) {
+		return nil
+	}
+	return &m
+}
+
+// lowerMoEDown adds the moe_down dispatch of a matched run after the down
+// product o; li is o's input's location, lid the ids'.
+func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec string) error {
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
+	mode, bs, err := roundMode(o.W.Type, K)
+	if err != nil {
+		return err
+	}
+	ls, err := locsOf(m.sDown.In, m.ws.Weights, m.res, m.add.Out)
+	if err != nil {
+		return err
+	}
+	// the shared input {K, 1} as the products index it: the token third
+	lx := ls[0]
+	lx.stride[2], lx.stride[1] = lx.stride[1], 0
+	var p params
+	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
+	p.loc(li)
+	p.loc(lid)
+	p.loc(loc{}) // the products, not written
+	p.u(0, E, 0, 1)
+	p.loc(ls[1])
+	p.loc(loc{}) // the sum, not written
+	p.u(0)
+	p.loc(ls[2])
+	p.loc(ls[3])
+	p.loc(lx)
+	p.u(bs, mode)
+	c.fused = 4
+	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, rowGroups(N)*T)
+}

@@ -1,0 +1,64 @@
+//go:build cgo || js
+
+package webgpu
+
+import "github.com/emberllm/ember/gpu"
+
+// moeGateUp is what follows the chosen experts' gate product: their up
+// product and SwiGLU, then the shared experts' gate and up products and
+// SwiGLU.
+type moeGateUp struct {
+	up         *gpu.MatMulID
+	sw         *gpu.SwiGLU
+	sGate, sUp *gpu.MatMul
+	sSw        *gpu.SwiGLU
+}
+
+// matchMoEGateUp finds the run after the experts' gate product o, or nil;
+// in is o's (rounded) input and parts the bindings its weights need.
+func (c *compiler) matchMoEGateUp(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeGateUp {
+	if !c.moeFits(5) {
+		return nil
+	}
+	var m moeGateUp
+	if m.up, m.sw = c.expertGateUp(o, in, parts); m.sw == nil {
+		return nil
+	}
+	// the shared gate reads the chosen experts' input row, and so its
+	// rounded copy
+	first, ok := c.rest[2].(*gpu.MatMul)
+	if !ok || first.W.Type != o.W.Type || first.W.Shape[0] != o.W.Shape[0] || !c.boundWhole(first.W) ||
+		first.In.Shape != gpu.Shape4(o.W.Shape[0], 1) || roundKeyOf(first.In, 0, 1) != roundKeyOf(o.In, 0, 1) {
+		return nil
+	}
+	if m.sGate, m.sUp, m.sSw = c.gateUpPair(first, c.rest[3:], in, 1, 1); m.sSw == nil {
+		return nil
+	}
+	if !c.unread(6, o.Out, m.up.Out, m.sGate.Out, m.sUp.Out) ||
+		!c.writesApart([]*gpu.Tensor{m.sw.Out, m.sSw.Out}, o.W, m.up.W, m.sGate.W, m.sUp.W, o.In, in, o.IDs) {
+		return nil
+	}
+	return &m
+}
+
+// lowerMoEGateUp adds the moe_gate_up dispatch of a matched run after the
+// gate product o; in and li are o's (rounded) input and its location, lid
+// the ids'.
+func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor, li, lid loc, dec string) error {
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T, NS := o.IDs.Shape[0], o.IDs.Shape[1], m.sGate.W.Shape[1]
+	ls, err := locsOf(m.sw.Out, m.sSw.Out)
+	if err != nil {
+		return err
+	}
+	var p params
+	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
+	p.loc(li)
+	p.loc(lid)
+	p.loc(ls[0])
+	p.u(NS)
+	p.loc(ls[1])
+	c.fused = 5
+	return c.dispatch("moe_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.sw.Out, m.sSw.Out, m.up.W, m.sGate.W, m.sUp.W},
+		rowGroups(N)*S*T+rowGroups(NS)*T)
+}

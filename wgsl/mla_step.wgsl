@@ -1,0 +1,62 @@
+// One decode token's multi-head latent attention scores (deepseek2's
+// absorbed MLA over one latent cache) with the work before them done in
+// the same dispatch: each query head rotates its rope part into the
+// absorbed query, normalises and rotates the token's new cache row
+// [latent, shared rope key], head 0's first chunk writes that row into
+// cache row pos, and the scores are attention_scores.wgsl's (workgroup
+// (h, c) scores rows c·SCH .. c·SCH+SCH-1 into SC; attention_values.wgsl
+// does the rest, reading values from the keys). Every workgroup redoes
+// the norm and the ropes rather than wait for another's, and takes the
+// new row from workgroup memory, never from the cache being written, in
+// the order kpart reads a cached row: the results are the separate rope,
+// rmsnorm, kv_store and attention_scores kernels' bit for bit. Words 0..8
+// and the absorbed query Q at 9 as in attention.wgsl, 14 S (chunks per
+// score row), 15 latent length R (the rope part follows it in a row), 16
+// the latent norm's eps, rope constants at 19 (rope_angle), the query's
+// rope part at 29, the new row at 34, the latent norm's weight at 39.
+//!use common
+//!use step
+//!decode
+//!use attend
+//!use rope_angle
+//!use step_row
+const WG = 64u;
+@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(3) var<storage, read_write> K: array<u32>;
+@group(0) @binding(4) var<storage, read_write> SC: array<f32>;
+@group(0) @binding(5) var<storage, read_write> QR: array<f32>;
+@group(0) @binding(6) var<storage, read_write> KV: array<f32>;
+@group(0) @binding(7) var<storage, read_write> FF: array<f32>;
+@group(0) @binding(8) var<storage, read_write> NW: array<f32>;
+// Declared for the cache decoder's value reads; never bound.
+@group(0) @binding(9) var<storage, read_write> V: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let g = group_index(wid, nwg);
+    let NS = pu(14u);
+    let c = g % NS;
+    let h = g / NS;
+    let pos = S.pos;
+    if (h >= pu(2u) || c * SCH > pos) { return; }
+    let DK = pu(0u);
+    let R = pu(15u);
+    for (var d = li; d < DK; d += 64u) {
+        if (d < R) { q[d] = Q[at(9u, d, h, 0u, 0u)]; } else { q[d] = QR[at(29u, d - R, h, 0u, 0u)]; }
+        kn[d] = KV[at(34u, d, 0u, 0u, 0u)];
+    }
+    workgroupBarrier();
+    // the latent's RMSNorm
+    let scale = rms_kn(li, R, pf(16u));
+    for (var d = li; d < R; d += 64u) { kn[d] = kn[d] * scale * NW[at(39u, d, 0u, 0u, 0u)]; }
+    rope_step(li, R, pos);
+    if (h == 0u && c == 0u) {
+        let krow = pos * pu(6u);
+        if (HALF_CACHE) {
+            for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack2x16float(vec2<f32>(kn[d], kn[d + 1u])); }
+        } else {
+            for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }
+        }
+    }
+    step_scores(li, c, h, 0u, pos);
+}

@@ -1,0 +1,64 @@
+// A decode step's gated units of a mixture of experts in one dispatch:
+// the chosen experts' gate and up products with their SwiGLU
+// (matmul_id_gate_up.wgsl's workgroups first) and the shared experts'
+// (matmul_gate_up.wgsl's after them), all four weights of one type and
+// row length, read by one input. Each workgroup sums as the kernel it
+// stands in for, so the results are theirs bit for bit; the products
+// themselves are read by nothing else and are not written. Words 0..16 as
+// matmul_id's (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per
+// token, In at 7, IDs at 12), the chosen experts' silu(G)·U at 17, 22
+// the shared experts' rows Ns, their silu(G)·U at 23. Every weight is
+// bound whole: W and V the chosen experts' gates and ups, SG and SU the
+// shared ones'.
+//!use common
+//!dot
+//!use matvec
+//!use expert_rows
+//!reduce
+//!use silu
+//!twin W V
+//!twin W SG
+//!twin W SU
+@group(0) @binding(2) var<storage, read> W: array<u32>;
+@group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
+@group(0) @binding(5) var<storage, read_write> F: array<f32>;
+@group(0) @binding(6) var<storage, read_write> FS: array<f32>;
+@group(0) @binding(7) var<storage, read> V: array<u32>;
+@group(0) @binding(8) var<storage, read> SG: array<u32>;
+@group(0) @binding(9) var<storage, read> SU: array<u32>;
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
+    let N = pu(1u);
+    let g = group_index(wid, nwg);
+    let routed = (N + ROWS - 1u) / ROWS * pu(2u) * pu(3u);
+    if (g < routed) {
+        let x = expert_rows(g);
+        // An id out of range gives zeros, as in matmul_id.
+        let known = x.e < pu(5u);
+        if (known) { accumulate(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
+        let gs = reduce_rows(l);
+        // The second reduction reuses the workgroup memory the first one's
+        // totals are still being read from.
+        workgroupBarrier();
+        for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
+        if (known) { accumulate_V(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
+        let us = reduce_rows(l);
+        if (x.live && l.li < ROWS && x.n0 + l.li < N) { F[at(17u, x.n0 + l.li, x.s, x.t, 0u)] = swiglu(gs, us); }
+        return;
+    }
+    let NS = pu(22u);
+    let groups = (NS + ROWS - 1u) / ROWS;
+    let n0 = ((g - routed) % groups) * ROWS;
+    let t = (g - routed) / groups;
+    let live = t < pu(3u);
+    let xo = at(7u, 0u, 0u, t, 0u);
+    if (live) { accumulate_SG(xo, n0, NS - n0, l.li, 0u); }
+    let gs = reduce_rows(l);
+    workgroupBarrier();
+    for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
+    if (live) { accumulate_SU(xo, n0, NS - n0, l.li, 0u); }
+    let us = reduce_rows(l);
+    if (live && l.li < ROWS && n0 + l.li < NS) { FS[at(23u, n0 + l.li, t, 0u, 0u)] = swiglu(gs, us); }
+}

@@ -1,0 +1,73 @@
+// What the decode kernels share that take the step's new cache row into
+// workgroup memory beside the query (attention_step, mla_step): the row
+// kn, its RMSNorm factor, the rope of both, and the scores of
+// attention_scores.wgsl with row pos read from kn, never from the cache
+// another workgroup is writing. Words as attention_step's: 0 DK, 5 scale,
+// 6 cache row stride, 14 S (chunks per score row), rope constants at 19.
+var<workgroup> kn: array<f32, 640>;
+
+// rms_kn is the RMSNorm factor of kn's first n values, summed as
+// rmsnorm.wgsl's 64 threads sum a row.
+fn rms_kn(li: u32, n: u32, eps: f32) -> f32 {
+    var s = 0.0;
+    for (var d = li; d < n; d += 64u) { s += kn[d] * kn[d]; }
+    return 1.0 / sqrt(reduce_sum(li, s) / f32(n) + eps);
+}
+
+// rope_step rotates the query and the new row by position pos, their
+// rotated elements starting at element off, then rounds both as the cache
+// stores them. Call from uniform control flow.
+fn rope_step(li: u32, off: u32, pos: u32) {
+    for (var p = li; p < pu(19u) / 2u; p += 64u) {
+        let ab = rope_pair(19u, p) + vec2<u32>(off, off);
+        let cs = rope_cs(19u, p, pos);
+        let q0 = q[ab.x];
+        let q1 = q[ab.y];
+        q[ab.x] = q0 * cs.x - q1 * cs.y;
+        q[ab.y] = q0 * cs.y + q1 * cs.x;
+        let k0 = kn[ab.x];
+        let k1 = kn[ab.y];
+        kn[ab.x] = k0 * cs.x - k1 * cs.y;
+        kn[ab.y] = k0 * cs.y + k1 * cs.x;
+    }
+    workgroupBarrier();
+    for (var d = li; d < pu(0u); d += 64u) {
+        q[d] = cached(q[d]);
+        kn[d] = cached(kn[d]);
+    }
+    workgroupBarrier();
+}
+
+// kn_part is kpart with the new row kn as the key: the same products in
+// the same order as that row read back from the cache.
+fn kn_part(lane: u32) -> f32 {
+    let DK = pu(0u);
+    var s = 0.0;
+    for (var d = 2u * lane; d + 1u < DK; d += 2u * SLANES) { s += q[d] * kn[d] + q[d + 1u] * kn[d + 1u]; }
+    if (DK % 2u == 1u && lane == 0u) { s += q[DK - 1u] * kn[DK - 1u]; }
+    return s;
+}
+
+// step_scores writes head h's scores against cache rows c·SCH ..
+// c·SCH+SCH-1 up to pos, whose keys start kbase into a cache row. Call
+// from uniform control flow.
+fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
+    let lane = li % SLANES;
+    for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
+        let j = c * SCH + r;
+        var s = 0.0;
+        if (j < pos) {
+            s = kpart(j * pu(6u) + kbase, lane);
+        } else if (j == pos) {
+            s = kn_part(lane);
+        }
+        part[r * SLANES + lane] = s;
+    }
+    workgroupBarrier();
+    let j = c * SCH + li;
+    if (li < SCH && j <= pos) {
+        var s = 0.0;
+        for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
+        SC[h * pu(14u) * SCH + j] = s * pf(5u);
+    }
+}

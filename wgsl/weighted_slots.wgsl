@@ -1,0 +1,40 @@
+// The chosen experts' down products of one workgroup's ROWS rows for every
+// slot s of its token (matmul_id.wgsl's workgroups, slot after slot) and
+// their sum weighted by Weights[s, t] in weighted_sum's order. The kernel
+// defines slot_input, which returns where slot x's input row starts (a
+// kernel may prepare it first), and slot_product, which gets each slot's
+// product of row n. Words as
+// matmul_id's (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per
+// token, In at 7, IDs at 12; the weights whole: experts 0 .. word 23, from
+// byte 24 of W), Weights at 26.
+struct SlotSum { x: ExpertRows, y: f32 }
+
+// weighted_slots returns workgroup g's rows (of its last slot: the same
+// rows and token as every slot's) and thread li's weighted sum; call it
+// from uniform control flow.
+fn weighted_slots(g: u32, l: Lane) -> SlotSum {
+    let N = pu(1u);
+    let S = pu(2u);
+    let groups = (N + ROWS - 1u) / ROWS;
+    // the groups of slot s of this workgroup's token, as matmul_id numbers them
+    let first = (g / groups) * groups * S + g % groups;
+    var y = 0.0;
+    var x: ExpertRows;
+    for (var s = 0u; s < S; s++) {
+        x = expert_rows(first + s * groups);
+        if (s > 0u) {
+            // the last reduction's totals are still being read
+            workgroupBarrier();
+            for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
+        }
+        // An id out of range gives zeros, as in matmul_id.
+        let xo = slot_input(x, l.li);
+        if (x.e < pu(23u)) { accumulate(xo, x.e * N + x.n0, N - x.n0, l.li, pu(24u)); }
+        let sum = reduce_rows(l);
+        if (x.live && l.li < ROWS && x.n0 + l.li < N) {
+            slot_product(x, s, x.n0 + l.li, sum);
+            y += Wt[at(26u, s, x.t, 0u, 0u)] * sum;
+        }
+    }
+    return SlotSum(x, y);
+}
