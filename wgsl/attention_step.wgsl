@@ -71,9 +71,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let vrow = pos * pu(7u) + kvh * pu(8u);
         let vn = at(36u, kvh * DV, 0u, 0u, 0u);
         if (HALF_CACHE) {
-            for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack2x16float(vec2<f32>(kn[d], kn[d + 1u])); }
+            for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
             for (var d = 2u * li; d < DV; d += 128u) {
-                V[(vrow + d) / 2u] = pack2x16float(vec2<f32>(VN[vn + d * pu(37u)], VN[vn + (d + 1u) * pu(37u)]));
+                V[(vrow + d) / 2u] = pack_half2(vec2<f32>(VN[vn + d * pu(37u)], VN[vn + (d + 1u) * pu(37u)]));
             }
         } else {
             for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }

@@ -1,8 +1,8 @@
 // Writes a step's keys and values into cache rows pos+t, both in one
 // dispatch (threads past the keys' take the values). F16 caches take two
 // values per thread (one 32-bit word). Words: 0 tokens, 1 has values;
-// keys: 2 row width, 3 cache row stride (elements), 4 F16 (2: rounded
-// exactly, Options.Exact, as pack2x16float may not be), source at 5;
+// keys: 2 row width, 3 cache row stride (elements), 4 F16 (1 or 2,
+// exact mode's; both round as the CPU), source at 5;
 // values: the same from word 10.
 //!use common
 //!use step
@@ -15,10 +15,9 @@
 // of values into an F16 cache.
 fn per_token(p: u32) -> u32 { return select(pu(p), pu(p) / 2u, pu(p + 2u) != 0u); }
 
-fn pack_cache(v: vec2<f32>, exact: bool) -> u32 {
-    if (exact) { return pack_half2(v); }
-    return pack2x16float(v);
-}
+// pack_cache rounds as the CPU does on every GPU (pack_half2), in both
+// modes: exact takes the same path.
+fn pack_cache(v: vec2<f32>, exact: bool) -> u32 { return pack_half2(v); }
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
