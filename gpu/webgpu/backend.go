@@ -30,6 +30,8 @@ type Backend struct {
 	noTiles bool
 	// exact is Options.Exact.
 	exact bool
+	// selfRounding is Options.SelfRounding.
+	selfRounding bool
 	// noHeadProducts keeps batched products on quantize_act and matmul,
 	// for the tests comparing head_products with them.
 	noHeadProducts bool

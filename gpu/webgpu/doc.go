@@ -56,4 +56,12 @@ type Options struct {
 	// the other ops, does a whole model. Much slower; products are not
 	// fused with the ops around them.
 	Exact bool
+	// SelfRounding lets products round (and, after a norm, normalise)
+	// their own input rows in each workgroup instead of reading a
+	// rounded copy another kernel wrote: MLA's per-head products, a
+	// norm with the products of its output, and the experts' down
+	// product with the shared expert's (MLA decode layers in 12
+	// kernels). Off by default: every workgroup redoes that work, and on
+	// the H100 GLM-4.7-Flash decode fell from 70 to 14 tok/s with it.
+	SelfRounding bool
 }

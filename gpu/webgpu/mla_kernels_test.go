@@ -3,6 +3,7 @@
 package webgpu_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,22 +17,29 @@ import (
 // the kernels it was brought down to. A layer is counted from one layer's
 // attention kernel to the next's, which spans a whole layer whatever
 // kernel it starts with; the tiny models' first layer is dense, the rest
-// experts.
+// experts. With Options.SelfRounding (off by default) the q_lora layers
+// are 12 kernels; without, 16 and 21.
 func TestMLADecodeKernelsPerLayer(t *testing.T) {
 	dir := t.TempDir()
-	be := open(t)
-	defer be.Close()
 	for _, c := range []struct {
 		shape      string
 		arch       synth.Arch
+		self       bool // Options.SelfRounding
 		dense, moe int
 	}{
-		{"tiny-glm", "", 12, 12},          // q_lora
-		{"tiny-lite", "", 11, 15},         // no q_lora, two shared experts
-		{"tiny", synth.DeepSeek2, 12, 12}, // q_lora
-		{"tiny", synth.Youtu, 12, 0},      // q_lora, dense only
+		{"tiny-glm", "", true, 12, 12},          // q_lora
+		{"tiny-lite", "", true, 11, 15},         // no q_lora, two shared experts
+		{"tiny", synth.DeepSeek2, true, 12, 12}, // q_lora
+		{"tiny", synth.Youtu, true, 12, 0},      // q_lora, dense only
+		{"tiny-glm", "", false, 16, 21},
+		{"tiny-lite", "", false, 14, 19},
 	} {
-		t.Run(c.shape+"-"+string(c.arch), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s-%s/self=%v", c.shape, c.arch, c.self), func(t *testing.T) {
+			be, err := webgpu.Open(webgpu.Options{SelfRounding: c.self})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer be.Close()
 			names := decodeKernels(t, be, writeTiny(t, dir, c.shape, c.arch, "Q4_0", 1))
 			var at []int
 			for i, n := range names {

@@ -15,7 +15,7 @@ const headProductsK = 2048
 // no epilogue to fuse after it.
 func (c *compiler) headProducts(o *gpu.MatMul, li loc) bool {
 	K, B, wt := o.W.Shape[0], o.W.Shape[2], o.W.Type
-	if c.be.noHeadProducts || c.be.exact || c.g.Tokens != 1 || B < 2 || K > headProductsK || (wt == tF32 && li.stride[0] == 1) {
+	if !c.be.selfRounding || c.be.noHeadProducts || c.be.exact || c.g.Tokens != 1 || B < 2 || K > headProductsK || (wt == tF32 && li.stride[0] == 1) {
 		return false
 	}
 	mode, _, err := roundMode(wt, K)

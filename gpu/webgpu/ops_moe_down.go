@@ -19,7 +19,7 @@ type moeDown struct {
 // rounds both inputs' rows in workgroup memory, which holds rows up to
 // headProductsK.
 func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
-	if !c.moeFits(4) {
+	if !c.be.selfRounding || !c.moeFits(4) {
 		return nil
 	}
 	var m moeDown

@@ -29,7 +29,7 @@ type normedRun struct {
 // rmsnorm or rmsnorm_round would, for the later readers. It returns nil
 // for none.
 func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
-	if c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
+	if !c.be.selfRounding || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
 		return nil
 	}
 	K := o.In.Shape[0]
