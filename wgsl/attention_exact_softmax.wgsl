@@ -13,7 +13,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let x = head_token(group_index(wid, nwg) * 64u + li, 1u);
     if (!x.ok) { return; }
     let n = positions(x.t);
-    var m = bitcast<f32>(0xff800000u);
+    let ninf = 0xff800000u; // a let: Tint rejects an infinite constant
+    var m = bitcast<f32>(ninf);
     for (var j = 0u; j < n; j++) { m = max(m, SC[x.row + j]); }
     var sum = f64_from(0.0);
     for (var j0 = 0u; j0 < n; j0 += 16u) {

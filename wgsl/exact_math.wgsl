@@ -99,7 +99,8 @@ fn exp_ggml(x: f32) -> f32 {
     let b = fma_exact(-n, 0x1.7f7d1cp-20f, fma_exact(-n, 0x1.62e4p-1f, x));
     if (n > 192.0 || n < -192.0) {
         if (n <= 0.0) { return 0.0; }
-        return bitcast<f32>(0x7f800000u);
+        let inf = 0x7f800000u; // a let: Tint rejects an infinite constant
+        return bitcast<f32>(inf);
     }
     if (x != x) { return x; }
     let u = b * b;

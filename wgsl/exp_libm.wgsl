@@ -36,7 +36,8 @@ fn d_round_int(z: D) -> i32 {
 
 fn exp_libm(x: f32) -> f32 {
     if (x != x) { return x; }
-    if (x > 0x1.62e42ep6f) { return bitcast<f32>(0x7f800000u); }
+    let inf = 0x7f800000u; // a let: Tint rejects an infinite constant
+    if (x > 0x1.62e42ep6f) { return bitcast<f32>(inf); }
     if (x < -0x1.9fe368p6f) { return 0.0; }
     // The steps, as one fma64 in a loop (inlined eight times, it takes
     // lavapipe's compiler minutes): z = x·32/ln2; k = z rounded; r = z -

@@ -1,4 +1,4 @@
-//go:build cgo || js
+//go:build cgo && !js
 
 package webgpu_test
 
