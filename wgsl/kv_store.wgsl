@@ -1,8 +1,8 @@
 // Writes a step's keys and values into cache rows pos+t, both in one
 // dispatch (threads past the keys' take the values). F16 caches take two
 // values per thread (one 32-bit word). Words: 0 tokens, 1 has values;
-// keys: 2 row width, 3 cache row stride (elements), 4 F16 (1 or 2,
-// exact mode's; both round as the CPU), source at 5;
+// keys: 2 row width, 3 cache row stride (elements), 4 F16 (rounded as
+// the CPU rounds, pack_half2, on every GPU), source at 5;
 // values: the same from word 10.
 //!use common
 //!use step
@@ -14,10 +14,6 @@
 // The threads per token of the pair at word p: one per value, or per pair
 // of values into an F16 cache.
 fn per_token(p: u32) -> u32 { return select(pu(p), pu(p) / 2u, pu(p + 2u) != 0u); }
-
-// pack_cache rounds as the CPU does on every GPU (pack_half2), in both
-// modes: exact takes the same path.
-fn pack_cache(v: vec2<f32>, exact: bool) -> u32 { return pack_half2(v); }
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -38,11 +34,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let d = 2u * (i % per);
         let a = at(p + 3u, d, t, 0u, 0u);
         let b = at(p + 3u, d + 1u, t, 0u, 0u);
-        let exact = pu(p + 2u) == 2u;
         if (keys) {
-            CK[(row + d) / 2u] = pack_cache(vec2<f32>(XK[a], XK[b]), exact);
+            CK[(row + d) / 2u] = pack_half2(vec2<f32>(XK[a], XK[b]));
         } else {
-            CV[(row + d) / 2u] = pack_cache(vec2<f32>(XV[a], XV[b]), exact);
+            CV[(row + d) / 2u] = pack_half2(vec2<f32>(XV[a], XV[b]));
         }
     } else {
         let d = i % per;

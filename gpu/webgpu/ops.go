@@ -543,7 +543,7 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 		}
 		f16, per := 0, D
 		if cache.Type == tF16 {
-			f16, per = 1+b2i(c.be.exact), D/2 // 2: rounded as the CPU rounds on any GPU
+			f16, per = 1, D/2
 		}
 		p.u(D, D, f16)
 		p.loc(ls)
