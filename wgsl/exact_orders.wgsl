@@ -1,6 +1,7 @@
 // The orders of engine/quant's Order (the same numbers), and the sums
 // some of them end with.
 //!use fma_exact
+//!use nofuse
 const ORDER_LANES8 = 0u;
 const ORDER_TERMS4 = 1u;
 const ORDER_CHAIN = 2u;
@@ -9,10 +10,6 @@ const ORDER_Q4K_GEMM = 4u;
 const ORDER_FLOAT_VEC = 5u;
 const ORDER_FLOAT_GEMM = 6u;
 
-// nofuse returns x in a way no compiler can see through, so a product
-// that the CPU rounds before an add is not fused into a multiply-add
-// (Vulkan drivers may contract a*b+c). The params word ZERO_WORD holds 0.
-fn nofuse(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ pu(ZERO_WORD)); }
 
 // Terms4 is quant's lanes4: term b goes to lane b % 4 for the blocks of
 // the whole groups of four, the lanes are folded (0+1)+(2+3), and the

@@ -8,6 +8,8 @@
 var<workgroup> amax: array<atomic<u32>, 8>;
 var<workgroup> first: array<atomic<u32>, 8>;
 var<workgroup> vals: array<f32, 256>;
+// Per block: its q8_scales, found by the block's first thread.
+var<workgroup> scales: array<vec3<f32>, 8>;
 
 // round_block returns thread li's value x rounded in mode 0 (Q8_0: f16
 // scale from the largest magnitude) or 1 (Q8_K: f32 scale from the signed
@@ -25,7 +27,11 @@ fn round_block(x: f32, li: u32, bs: u32, mode: u32) -> f32 {
     let m = bitcast<f32>(atomicLoad(&amax[slot]));
     if (abs(x) == m) { atomicMin(&first[slot], li); }
     workgroupBarrier();
-    return round_q8(x, m, vals[atomicLoad(&first[slot])], mode);
+    // Blocks start at multiples of bs in the workgroup, so this is one
+    // thread a block, and the one that writes the block's scales.
+    if (li % bs == 0u) { scales[slot] = q8_scales(m, vals[atomicLoad(&first[slot])], mode); }
+    workgroupBarrier();
+    return q8_round(x, scales[slot], mode);
 }
 
 // write_scales stores block_scales (round_q8) of the block value u (of a

@@ -96,3 +96,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 	}
 	return src, nil
 }
+
+// fmaUnfused is fma_exact.wgsl's switch as the file has it.
+const fmaUnfused = "const FMA_FUSED = false;"
+
+// FusedFMA returns src (a kernel with fma_exact) with fma_exact taken from
+// the device's own fma(), for a device that rounds it once.
+func FusedFMA(src string) string {
+	return strings.Replace(src, fmaUnfused, "const FMA_FUSED = true;", 1)
+}

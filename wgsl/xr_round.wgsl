@@ -7,11 +7,11 @@
 const KMAX = 2048u;
 var<workgroup> XR: array<vec4<f32>, 512>;
 // Per block of modes 0 and 1: the largest magnitude's bits (non-negative
-// floats order like their bits), the first element holding it, and its
-// value, which sets the sign of a Q8_K scale.
+// floats order like their bits), the first element holding it (whose
+// value sets the sign of a Q8_K scale), and the block's q8_scales.
 var<workgroup> xr_amax: array<atomic<u32>, 64>;
 var<workgroup> xr_first: array<atomic<u32>, 64>;
-var<workgroup> xr_extreme: array<f32, 64>;
+var<workgroup> xr_scales: array<vec3<f32>, 64>;
 
 fn xr(i: u32) -> f32 { return XR[i >> 2u][i & 3u]; }
 
@@ -33,12 +33,14 @@ fn round_xr(li: u32, K: u32, bs: u32, mode: u32) {
             if (bitcast<u32>(abs(xr(i))) == atomicLoad(&xr_amax[i / bs])) { atomicMin(&xr_first[i / bs], i); }
         }
         workgroupBarrier();
-        for (var b = li; b < K / bs; b += WG) { xr_extreme[b] = xr(atomicLoad(&xr_first[b])); }
+        for (var b = li; b < K / bs; b += WG) {
+            xr_scales[b] = q8_scales(bitcast<f32>(atomicLoad(&xr_amax[b])), xr(atomicLoad(&xr_first[b])), mode);
+        }
         workgroupBarrier();
     }
     for (var i = li; i < K; i += WG) {
         var y = half(xr(i));
-        if (mode < 2u) { y = round_q8(xr(i), bitcast<f32>(atomicLoad(&xr_amax[i / bs])), xr_extreme[i / bs], mode); }
+        if (mode < 2u) { y = q8_round(xr(i), xr_scales[i / bs], mode); }
         XR[i >> 2u][i & 3u] = y;
     }
     workgroupBarrier();

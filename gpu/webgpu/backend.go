@@ -30,6 +30,8 @@ type Backend struct {
 	noTiles bool
 	// exact is Options.Exact.
 	exact bool
+	// fmaProbed and fmaFused: whether fusedFMA has run, and its answer.
+	fmaProbed, fmaFused bool
 	// selfRounding is Options.SelfRounding.
 	selfRounding bool
 	// noHeadProducts keeps batched products on quantize_act and matmul,
@@ -71,6 +73,13 @@ func (b *Backend) Describe(w io.Writer) {
 	fmt.Fprintf(w, "webgpu adapter: %s (%s, %s, driver %s); f16 %v, subgroups %v; max storage binding %d MiB, max buffer %d MiB, workgroup storage %d KiB\n",
 		b.info.Device, b.info.AdapterType, b.info.BackendType, b.info.Description, b.f16, b.subgroups,
 		b.limits.MaxStorageBufferBindingSize>>20, b.limits.MaxBufferSize>>20, b.limits.MaxComputeWorkgroupStorageSize>>10)
+	if b.exact {
+		how := "emulated with integers (the device's fma() is not rounded once)"
+		if b.fusedFMA() {
+			how = "the device's fma() (rounded once)"
+		}
+		fmt.Fprintf(w, "webgpu exact mode: CPU-order kernels; fused multiply-add: %s\n", how)
+	}
 }
 
 // Weight uploads a tensor's bytes in their file layout.

@@ -43,6 +43,9 @@ func (c *compiler) source(name, decode string) (*kernelSource, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.be.exact && c.be.fusedFMA() {
+		src = wgsl.FusedFMA(src)
+	}
 	s := &kernelSource{src: src, bindings: map[uint32]wgsl.Binding{}}
 	for _, b := range wgsl.Bindings(src) {
 		s.bindings[b.Index] = b

@@ -3,15 +3,10 @@
 package webgpu
 
 import (
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/oliverbestmann/webgpu/wgpu"
-
-	"github.com/emberllm/ember/engine/gguf"
-	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/wgsl"
 )
 
@@ -99,62 +94,9 @@ func runF64Kernel(t *testing.T, b *Backend, xs []float32, n int) []float32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pipe, err := b.newPipeline("f64_exact_test", src+f64Kernel)
+	ys, err := b.runFloats("f64_exact_test", src+f64Kernel, xs, 2*n)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer pipe.Release()
-	in, err := b.newBuffer("x", gguf.F32, gpu.Shape4(len(xs)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.release()
-	out, err := b.newBuffer("y", gguf.F32, gpu.Shape4(2*n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.release()
-	raw := make([]byte, 4*len(xs))
-	for i, v := range xs {
-		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
-	}
-	if err := in.Write(0, raw); err != nil {
-		t.Fatal(err)
-	}
-	layout := pipe.GetBindGroupLayout(0)
-	defer layout.Release()
-	grp, err := b.dev.TryCreateBindGroup(&wgpu.BindGroupDescriptor{Layout: layout, Entries: []wgpu.BindGroupEntry{
-		{Binding: 0, Buffer: in.buf, Size: wgpu.WholeSize}, {Binding: 1, Buffer: out.buf, Size: wgpu.WholeSize}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer grp.Release()
-	enc, err := b.dev.TryCreateCommandEncoder(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Release()
-	pass := enc.BeginComputePass(nil)
-	pass.SetPipeline(pipe)
-	pass.SetBindGroup(0, grp, nil)
-	pass.DispatchWorkgroups(uint32((n+63)/64), 1, 1)
-	if err := pass.TryEnd(); err != nil {
-		t.Fatal(err)
-	}
-	pass.Release()
-	cmd, err := enc.TryFinish(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Release()
-	b.queue.Submit(cmd)
-	res := make([]byte, 8*n)
-	if err := out.Read(0, res); err != nil {
-		t.Fatal(err)
-	}
-	ys := make([]float32, 2*n)
-	for i := range ys {
-		ys[i] = math.Float32frombits(binary.LittleEndian.Uint32(res[4*i:]))
 	}
 	return ys
 }

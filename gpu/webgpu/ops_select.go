@@ -66,6 +66,7 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	if err != nil {
 		return err
 	}
+	p.u(0) // nofuse's ZERO_WORD
 	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out, other, out}, groupsOf64(N*T))
 }
 

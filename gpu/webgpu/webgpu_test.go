@@ -4,6 +4,7 @@ package webgpu_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -49,7 +50,19 @@ func TestOpsNoSubgroups(t *testing.T) {
 	gputest.RunOpSuiteSubset(t, newBackend, []string{"MatMul", "MatMulBatched", "MatMulStrided", "MatMulID"}, weightTypes)
 }
 
-func openB(b *testing.B) gpu.Backend { return open(b) }
+// openB opens the backend of the benchmarks; EMBER_BENCH_SELF_ROUNDING=1
+// sets Options.SelfRounding, to time the fusions it allows, and
+// EMBER_BENCH_EXACT=1 Options.Exact, to see where exact mode's time goes.
+func openB(b *testing.B) gpu.Backend {
+	be, err := webgpu.Open(webgpu.Options{
+		SelfRounding: os.Getenv("EMBER_BENCH_SELF_ROUNDING") == "1",
+		Exact:        os.Getenv("EMBER_BENCH_EXACT") == "1",
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return be
+}
 
 // TestTopKLimit: a K past what the kernel gathers in workgroup memory is
 // refused when the graph compiles, naming the limit, not computed wrongly.
