@@ -6,13 +6,18 @@
 // why the softmax waits for every score rather than merging per-chunk
 // partial sums: those would round other weights than llama.cpp does.
 // Sixteen threads share each value pair's rows, so long contexts are
-// split across threads. Words 0..8 as in attention.wgsl, Out at 14,
-// 19 S (chunks per score row).
+// split across threads. A slice is one 32-value block of the rounding
+// the next product wants, so the workgroup can also write Out rounded as
+// quantize_act would (mode 0, Q8_0 blocks; mode 2, f16) to Y, saving that
+// dispatch. Words 0..8 as in attention.wgsl, Out at 14, 19 S (chunks per
+// score row), 20 the rounding mode (3: none), 21 where Y's block scales
+// start.
 //!use common
 //!use expf
 //!use step
 //!decode
 //!use attend
+//!use round_q8
 const WG = 256u;
 const COLS = 16u; // threads across a slice, two value dimensions each
 const SLICE = 32u;
@@ -20,9 +25,11 @@ const SLICE = 32u;
 @group(0) @binding(3) var<storage, read_write> V: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 // Declared for the cache decoder's key reads; never bound.
-@group(0) @binding(5) var<storage, read_write> K: array<u32>;
+@group(0) @binding(6) var<storage, read_write> K: array<u32>;
+@group(0) @binding(5) var<storage, read_write> Y: array<f32>;
 
 var<workgroup> vpart: array<vec2<f32>, 256>;
+var<workgroup> slice_scales: vec3<f32>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -64,10 +71,33 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     vpart[li] = a;
     workgroupBarrier();
+    var s = vec2<f32>(0.0, 0.0);
     if (pl == 0u && d < DV) {
-        var s = vec2<f32>(0.0, 0.0);
         for (var p = 0u; p < WG / COLS; p++) { s += vpart[p * COLS + col]; }
         O[at(14u, d, h, t, 0u)] = s.x;
         if (d + 1u < DV) { O[at(14u, d + 1u, h, t, 0u)] = s.y; }
+    }
+    let mode = pu(20u);
+    if (mode == 3u) { return; }
+    // Rounded: the compiler asks only for whole slices of a packed Out.
+    let u = d + DV * ht;
+    if (mode == 2u) {
+        if (pl == 0u) { Y[u] = half(s.x); Y[u + 1u] = half(s.y); }
+        return;
+    }
+    workgroupBarrier();
+    if (pl == 0u) { vpart[col] = s; }
+    workgroupBarrier();
+    if (li == 0u) {
+        var m = 0.0;
+        for (var i = 0u; i < COLS; i++) { m = max(m, max(abs(vpart[i].x), abs(vpart[i].y))); }
+        slice_scales = q8_scales(m, 0.0, 0u);
+        Y[pu(21u) + 2u * (u / SLICE)] = block_scales.x;
+        Y[pu(21u) + 2u * (u / SLICE) + 1u] = block_scales.y;
+    }
+    workgroupBarrier();
+    if (pl == 0u) {
+        Y[u] = q8_round(s.x, slice_scales, 0u);
+        Y[u + 1u] = q8_round(s.y, slice_scales, 0u);
     }
 }

@@ -1,33 +1,39 @@
 // Q4_0 in the exact products, in the three orders the CPU backend sums it
-// in: interleaved (one fused multiply-add a block), repacked without
-// interleaving (rounded block terms in four lanes) and unrepacked (eight
-// lanes).
-//!use exact_act
-//!use exact_orders
+// in: interleaved (one fused multiply-add a block, in x), repacked without
+// interleaving (rounded block terms in four lanes, t4) and unrepacked
+// (eight lanes). Rec: f.x the weight scale, f.y the activation's, s the
+// lane sums.
+//!use exact_record
+const EXACT_BLOCK = 32u;
+
 fn q4_0_value(o: u32, j: u32) -> i32 { return i32((b8(o + 2u + j % 16u) >> (4u * (j / 16u))) & 15u) - 8; }
 
-fn exact_dot(rb: u32, xo: u32, so: u32, K: u32, order: u32) -> f32 {
-    let nb = K / 32u;
-    var acc = array<f32, 8>();
-    var chain = 0.0;
-    var t4 = Terms4(array<f32, 4>(), 0.0, nb & ~3u);
-    for (var b = 0u; b < nb; b++) {
-        let o = rb + b * 18u;
-        let a = act_block(xo, so, 32u, b);
-        var s = array<i32, 8>();
-        for (var j = 0u; j < 32u; j++) { s[j / 4u] += q4_0_value(o, j) * aq(a, j); }
-        if (order == ORDER_LANES8) {
-            lanes8(&acc, h16(o) * a.d, s);
-            continue;
-        }
-        let total = s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
-        if (order == ORDER_CHAIN) {
-            chain = fma_exact(f32(total), h16(o) * a.d, chain);
-        } else {
-            terms4_add(&t4, b, nofuse((f32(total) * h16(o)) * a.d));
-        }
+fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
+    let o = rb + b * 18u;
+    let a = act_block(xo, so, 32u, b);
+    var r: Rec;
+    r.f = vec4<f32>(h16(o), a.d, 0.0, 0.0);
+    for (var j = 0u; j < 32u; j++) { r.s[j / 4u] += q4_0_value(o, j) * aq(a, j); }
+    return r;
+}
+
+fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
+    if (order == ORDER_LANES8) {
+        fold_lanes8(st, r.f.x * r.f.y, r.s);
+        return;
     }
-    if (order == ORDER_LANES8) { return sum_lanes8(acc); }
-    if (order == ORDER_CHAIN) { return chain; }
-    return terms4_result(t4, nb);
+    let total = r.s[0] + r.s[1] + r.s[2] + r.s[3] + r.s[4] + r.s[5] + r.s[6] + r.s[7];
+    if (order == ORDER_CHAIN) {
+        (*st).x = fma_exact(f32(total), r.f.x * r.f.y, (*st).x);
+        return;
+    }
+    var t4 = (*st).t4;
+    terms4_add(&t4, b, nofuse((f32(total) * r.f.x) * r.f.y));
+    (*st).t4 = t4;
+}
+
+fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 {
+    if (order == ORDER_LANES8) { return sum_lanes8(st.acc); }
+    if (order == ORDER_CHAIN) { return st.x; }
+    return terms4_result(st.t4, nb);
 }

@@ -1,21 +1,20 @@
 // Q4_1 in the exact products: eight lanes, and the minimums times the
-// activations' block sums (Q8_1's s) in a float beside them.
-//!use exact_act
-fn exact_dot(rb: u32, xo: u32, so: u32, K: u32, order: u32) -> f32 {
-    var acc = array<f32, 8>();
-    var summs = 0.0;
-    for (var b = 0u; b < K / 32u; b++) {
-        let o = rb + b * 20u;
-        let a = act_block(xo, so, 32u, b);
-        var s = array<i32, 8>();
-        var total = 0;
-        for (var j = 0u; j < 32u; j++) {
-            let y = aq(a, j);
-            total += y;
-            s[j / 4u] += i32((b8(o + 4u + j % 16u) >> (4u * (j / 16u))) & 15u) * y;
-        }
-        summs = fma_exact(h16(o + 2u), half(a.d32 * f32(total)), summs);
-        lanes8(&acc, h16(o) * a.d, s);
+// activations' block sums (Q8_1's s) in a float beside them (x). Rec: f
+// the weight scale, the activation's, the weight minimum and the
+// activation's f32 scale; s the lane sums, t[0] the activations' sum.
+//!use exact_record
+//!use exact_minimums
+const EXACT_BLOCK = 32u;
+
+fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
+    let o = rb + b * 20u;
+    let a = act_block(xo, so, 32u, b);
+    var r: Rec;
+    r.f = vec4<f32>(h16(o), a.d, h16(o + 2u), a.d32);
+    for (var j = 0u; j < 32u; j++) {
+        let y = aq(a, j);
+        r.t[0] += y;
+        r.s[j / 4u] += i32((b8(o + 4u + j % 16u) >> (4u * (j / 16u))) & 15u) * y;
     }
-    return sum_lanes8(acc) + summs;
+    return r;
 }

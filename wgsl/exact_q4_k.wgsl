@@ -1,57 +1,60 @@
 // Q4_K in the exact products, in the CPU backend's three orders: repacked
 // gemv (the super-block's integer dot and minimum sum, one fused
-// multiply-add each), repacked gemm (the same a pair of sub-blocks at a
-// time) and unrepacked (eight lanes, the minimums in four).
-//!use exact_act
-//!use exact_orders
+// multiply-add each, in x and y), repacked gemm (the same a pair of
+// sub-blocks at a time) and unrepacked (eight lanes, the minimums in four,
+// aux). Rec: f the weight scale, the weight minimum's, the activation
+// scale; s the lane sums, t the sub-blocks' scaled dots, u their minimum
+// terms.
+//!use exact_record
 //!use kscale
-fn exact_dot(rb: u32, xo: u32, so: u32, K: u32, order: u32) -> f32 {
-    var acc = array<f32, 8>();
-    var acc_min = array<f32, 4>();
-    var dot = 0.0;
-    var dmin_sum = 0.0;
-    for (var b = 0u; b < K / 256u; b++) {
-        let o = rb + b * 144u;
-        let a = act_block(xo, so, 256u, b);
-        // Per sub-block: the scaled dot and the minimum times its sum.
-        var sub = array<i32, 8>();
-        var mins = array<i32, 8>();
-        var s = array<i32, 8>();
+const EXACT_BLOCK = 256u;
+
+fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
+    let o = rb + b * 144u;
+    let a = act_block(xo, so, 256u, b);
+    var r: Rec;
+    r.f = vec4<f32>(h16(o), h16(o + 2u), a.d, 0.0);
+    for (var j = 0u; j < 8u; j++) {
+        let sm = vec2<i32>(kscale(o + 4u, j));
+        r.u[j] = sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
+        var d = 0;
+        for (var l = 0u; l < 32u; l++) {
+            let p = i32((b8(o + 16u + 32u * (j / 2u) + l) >> (4u * (j % 2u))) & 15u) * aq(a, 32u * j + l);
+            d += p;
+            r.s[l / 4u] += sm.x * p;
+        }
+        r.t[j] = sm.x * d;
+    }
+    return r;
+}
+
+fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
+    let d = r.f.x * r.f.z;
+    let dm = r.f.y * r.f.z;
+    if (order == ORDER_Q4K_GEMV) {
+        var isum = 0;
+        var msum = 0;
         for (var j = 0u; j < 8u; j++) {
-            let sm = vec2<i32>(kscale(o + 4u, j));
-            mins[j] = sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
-            var d = 0;
-            for (var l = 0u; l < 32u; l++) {
-                let p = i32((b8(o + 16u + 32u * (j / 2u) + l) >> (4u * (j % 2u))) & 15u) * aq(a, 32u * j + l);
-                d += p;
-                s[l / 4u] += sm.x * p;
-            }
-            sub[j] = sm.x * d;
+            isum += r.t[j];
+            msum += r.u[j];
         }
-        let d = h16(o) * a.d;
-        let dm = h16(o + 2u) * a.d;
-        if (order == ORDER_Q4K_GEMV) {
-            var isum = 0;
-            var msum = 0;
-            for (var j = 0u; j < 8u; j++) {
-                isum += sub[j];
-                msum += mins[j];
-            }
-            dot = fma_exact(f32(isum), d, dot);
-            dmin_sum = fma_exact(f32(msum), dm, dmin_sum);
-        } else if (order == ORDER_Q4K_GEMM) {
-            for (var j = 0u; j < 8u; j += 2u) {
-                dot = fma_exact(f32(sub[j] + sub[j + 1u]), d, dot);
-                dmin_sum = fma_exact(f32(mins[j] + mins[j + 1u]), dm, dmin_sum);
-            }
-        } else {
-            let ndm = -a.d * h16(o + 2u);
-            for (var k = 0u; k < 4u; k++) { acc_min[k] = fma_exact(ndm, f32(mins[2u * k] + mins[2u * k + 1u]), acc_min[k]); }
-            lanes8(&acc, a.d * h16(o), s);
+        (*st).x = fma_exact(f32(isum), d, (*st).x);
+        (*st).y = fma_exact(f32(msum), dm, (*st).y);
+    } else if (order == ORDER_Q4K_GEMM) {
+        for (var j = 0u; j < 8u; j += 2u) {
+            (*st).x = fma_exact(f32(r.t[j] + r.t[j + 1u]), d, (*st).x);
+            (*st).y = fma_exact(f32(r.u[j] + r.u[j + 1u]), dm, (*st).y);
         }
+    } else {
+        let ndm = -r.f.z * r.f.y;
+        for (var k = 0u; k < 4u; k++) { (*st).aux[k] = fma_exact(ndm, f32(r.u[2u * k] + r.u[2u * k + 1u]), (*st).aux[k]); }
+        fold_lanes8(st, r.f.z * r.f.x, r.s);
     }
+}
+
+fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 {
     if (order == ORDER_LANES8) {
-        return sum_lanes8(acc) + ((acc_min[0] + acc_min[2]) + (acc_min[1] + acc_min[3]));
+        return sum_lanes8(st.acc) + ((st.aux[0] + st.aux[2]) + (st.aux[1] + st.aux[3]));
     }
-    return dot - dmin_sum;
+    return st.x - st.y;
 }

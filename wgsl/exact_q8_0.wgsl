@@ -1,13 +1,17 @@
 // Q8_0 in the exact products: ggml_vec_dot_q8_0_q8_0's eight lanes.
-//!use exact_act
-fn exact_dot(rb: u32, xo: u32, so: u32, K: u32, order: u32) -> f32 {
-    var acc = array<f32, 8>();
-    for (var b = 0u; b < K / 32u; b++) {
-        let o = rb + b * 34u;
-        let a = act_block(xo, so, 32u, b);
-        var s = array<i32, 8>();
-        for (var j = 0u; j < 32u; j++) { s[j / 4u] += i8(o + 2u + j) * aq(a, j); }
-        lanes8(&acc, h16(o) * a.d, s);
-    }
-    return sum_lanes8(acc);
+// Rec: f.x the weight scale, f.y the activation's, s the lane sums.
+//!use exact_record
+const EXACT_BLOCK = 32u;
+
+fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
+    let o = rb + b * 34u;
+    let a = act_block(xo, so, 32u, b);
+    var r: Rec;
+    r.f = vec4<f32>(h16(o), a.d, 0.0, 0.0);
+    for (var j = 0u; j < 32u; j++) { r.s[j / 4u] += i8(o + 2u + j) * aq(a, j); }
+    return r;
 }
+
+fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) { fold_lanes8(st, r.f.x * r.f.y, r.s); }
+
+fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 { return sum_lanes8(st.acc); }

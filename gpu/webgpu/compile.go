@@ -44,6 +44,10 @@ type compiler struct {
 	// products sharing an input (q, k, v; gate, up) round it once; an op
 	// writing the input's memory drops the entry.
 	rounded map[roundKey]roundedAct
+	// fresh are rounded copies a lowering made of what an op fused into it
+	// writes: they join rounded once those ops' writes have dropped the
+	// stale ones.
+	fresh map[roundKey]roundedAct
 	// scales says where the blocks' scales of a rounded copy start.
 	scales map[*gpu.Tensor]actScales
 	// rest is the ops after the one being lowered; a lowering that also
@@ -97,7 +101,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
 	}
 	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32}
-	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, scales: map[*gpu.Tensor]actScales{}}
+	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}, scales: map[*gpu.Tensor]actScales{}}
 	step, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: g.Name + ".step", Size: 16, Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
 	if err != nil {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
@@ -119,6 +123,10 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		for _, done := range g.Ops[i+1 : i+1+c.fused] {
 			c.dropRounded(done)
 		}
+		for k, r := range c.fresh {
+			c.rounded[k] = r
+		}
+		clear(c.fresh)
 		i += c.fused
 	}
 	if err := c.planResults(); err != nil {

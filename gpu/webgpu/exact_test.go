@@ -27,7 +27,7 @@ func TestExactProducts(t *testing.T) {
 		if wt == gguf.F16 {
 			K = 320 // ggml's F16 tail is float64: not followed (checkExact)
 		}
-		for _, c := range []struct{ N, B, T int }{{64, 1, 1}, {37, 1, 1}, {64, 1, 5}, {36, 1, 6}, {16, 3, 2}} {
+		for _, c := range []struct{ N, B, T int }{{64, 1, 1}, {37, 1, 1}, {64, 1, 5}, {36, 1, 6}, {16, 3, 2}, {20, 1, 9}} {
 			t.Run(fmt.Sprintf("%s/N%d/B%d/T%d", wt, c.N, c.B, c.T), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(wt), uint64(c.N*c.B*c.T)))
 				w := randomBytes(t, rng, wt, gpu.Shape4(K, c.N, c.B))
@@ -43,10 +43,12 @@ func TestExactProducts(t *testing.T) {
 				sameOutputs(t, run(wb), run(cb))
 			})
 		}
-		for _, Sin := range []int{1, 3} {
-			t.Run(fmt.Sprintf("%s/experts/Sin%d", wt, Sin), func(t *testing.T) {
-				const N, E, S, T = 40, 5, 3, 2
-				rng := rand.New(rand.NewPCG(uint64(wt), uint64(Sin)))
+		// T 9: past splitExactBlocks, one thread an output.
+		for _, c := range []struct{ Sin, T int }{{1, 2}, {3, 2}, {1, 9}} {
+			Sin, T := c.Sin, c.T
+			t.Run(fmt.Sprintf("%s/experts/Sin%d/T%d", wt, Sin, T), func(t *testing.T) {
+				const N, E, S = 40, 5, 3
+				rng := rand.New(rand.NewPCG(uint64(wt), uint64(Sin*T)))
 				w := randomBytes(t, rng, wt, gpu.Shape4(K, N, E))
 				x := randomF32(rng, K*Sin*T)
 				ids := make([]byte, 4*S*T)

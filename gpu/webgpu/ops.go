@@ -647,8 +647,66 @@ func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int,
 	if o.VFromK {
 		cv = o.CacheK
 	}
-	const slice = 32 // SLICE of attention_values.wgsl
-	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out}, H*T*((o.DV+slice-1)/slice))
+	mode, q := c.attentionRounds(o)
+	p.u(mode, c.scales[q].start)
+	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out, q}, H*T*((o.DV+valueSlice-1)/valueSlice))
+}
+
+// nextReader is the product that reads t first after op o (o may be among
+// the ops a fused kernel takes in, still in c.rest), or nil where another
+// op reads or writes t before one does.
+func (c *compiler) nextReader(o gpu.Op, t *gpu.Tensor) *gpu.MatMul {
+	for _, op := range c.rest {
+		if op == o {
+			continue
+		}
+		for _, in := range op.Inputs() {
+			if in.Root() == t.Root() {
+				m, _ := op.(*gpu.MatMul)
+				return m
+			}
+		}
+		for _, w := range op.Outputs() {
+			if w.Root() == t.Root() {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// valueSlice is SLICE of attention_values.wgsl: the value dimensions one
+// workgroup sums, one block of Q8_0 rounding.
+const valueSlice = 32
+
+// attentionRounds decides whether attention_values also writes its output
+// rounded for the product after it, as quantize_act would round it there
+// (a dispatch fewer a layer): when that product reads the whole packed
+// output with Q8_0 blocks (each slice is one) or f16 rounding. It returns
+// the kernel's rounding mode (3: none) and the rounded copy, registered
+// for the product to find, or Out itself (bound, never written).
+func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor) {
+	out := o.Out
+	if c.be.selfRounding || out.Kind != gpu.Activation || !out.Contiguous() || o.DV%valueSlice != 0 {
+		return 3, out
+	}
+	m := c.nextReader(o, out)
+	if m == nil || !m.In.Contiguous() || m.W.Type == tF32 {
+		return 3, out
+	}
+	K, B := m.W.Shape[0], m.W.Shape[2]
+	mode, bs, err := roundMode(m.W.Type, K)
+	if err != nil || (mode != 0 && mode != 2) || K%valueSlice != 0 || m.In.Elements() != out.Elements() {
+		return 3, out
+	}
+	key := roundKeyOf(m.In, mode, B)
+	if key != roundKeyOf(out, mode, B) {
+		return 3, out
+	}
+	rows := out.Elements() / K
+	q := c.roundedTensor(out.Name, K, rows, mode, bs)
+	c.fresh[key] = roundedAct{q, loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}}
+	return mode, q
 }
 
 // checkAttention adds to gpu.CheckAttention the kernels' limits: head

@@ -1,0 +1,32 @@
+// A quantized weight type's exact product in two parts (exact_TYPE):
+// exact_block finds one block's integer sums and scales, which depends on
+// no order and so may run for many blocks at once (matmul_exact_blocks),
+// and exact_fold adds a block's record to the row's running sums in the
+// CPU's order, serial as on the CPU; exact_result ends the row. Each type
+// says which fields of Rec and ExactState it uses.
+//!use exact_act
+//!use exact_orders
+struct Rec { f: vec4<f32>, s: array<i32, 8>, t: array<i32, 8>, u: array<i32, 8> }
+
+struct ExactState { acc: array<f32, 8>, aux: array<f32, 4>, x: f32, y: f32, t4: Terms4 }
+
+fn exact_state(nb: u32) -> ExactState {
+    return ExactState(array<f32, 8>(), array<f32, 4>(), 0.0, 0.0, Terms4(array<f32, 4>(), 0.0, nb & ~3u));
+}
+
+// fold_lanes8 is lanes8 on the state's lanes (a pointer parameter must
+// name a whole variable where the unrestricted_pointer_parameters
+// extension is missing, hence the copy).
+fn fold_lanes8(st: ptr<function, ExactState>, d: f32, s: array<i32, 8>) {
+    var acc = (*st).acc;
+    lanes8(&acc, d, s);
+    (*st).acc = acc;
+}
+
+// exact_dot is the whole row's product, one block after another.
+fn exact_dot(rb: u32, xo: u32, so: u32, K: u32, order: u32) -> f32 {
+    let nb = K / EXACT_BLOCK;
+    var st = exact_state(nb);
+    for (var b = 0u; b < nb; b++) { exact_fold(&st, exact_block(rb, xo, so, b), b, order); }
+    return exact_result(st, nb, order);
+}
