@@ -6,9 +6,7 @@
 // dispatches it stands in for. Each input row (a chosen expert's, then the
 // shared one's) is rounded in workgroup memory (xr_round) as quantize_act
 // would round it before those dispatches, so the results are theirs bit
-// for bit; or, by default (mode 3), comes rounded by quantize_act, since
-// rounding in every workgroup cost more than the dispatches saved. Both
-// weights are of one type and row length and bound whole;
+// for bit. Both weights are of one type and row length and bound whole;
 // the products and partial sums are read by nothing else and are not
 // written. Words as matmul_id_weighted's (In at 7 the chosen experts'
 // unrounded input, Weights at 26, E at 37, F at 42; its D, Out and add

@@ -31,7 +31,7 @@ func TestMLADecodeKernelsPerLayer(t *testing.T) {
 		{"tiny-lite", "", true, 11, 15},         // no q_lora, two shared experts
 		{"tiny", synth.DeepSeek2, true, 12, 12}, // q_lora
 		{"tiny", synth.Youtu, true, 12, 0},      // q_lora, dense only
-		{"tiny-glm", "", false, 15, 18},
+		{"tiny-glm", "", false, 15, 20},
 		{"tiny-lite", "", false, 13, 18},
 	} {
 		t.Run(fmt.Sprintf("%s-%s/self=%v", c.shape, c.arch, c.self), func(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
-	"github.com/emberllm/ember/gpu/webgpu"
 )
 
 // A decode step's mixture of experts with a shared expert in two product
@@ -18,24 +17,15 @@ import (
 // weight type, with and without subgroups, rows ending inside a
 // workgroup's: the chosen and the shared experts' gated units together
 // (moe_gate_up), and the chosen experts' down products, weighted sum,
-// shared down product, their sum and the residual add together (moe_down),
-// rounding their inputs themselves (Options.SelfRounding) or taking them
-// rounded by quantize_act (the default).
+// shared down product, their sum and the residual add together, rounding
+// their inputs themselves (moe_down).
 func TestMoESharedFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			t.Run(fmt.Sprintf("%s/%s/gate_up", mode, wt), func(t *testing.T) { moeSharedGateUp(t, be, wt) })
-			t.Run(fmt.Sprintf("%s/%s/down", mode, wt), func(t *testing.T) { moeSharedDown(t, be, wt, true) })
+			t.Run(fmt.Sprintf("%s/%s/down", mode, wt), func(t *testing.T) { moeSharedDown(t, be, wt) })
 		}
 	})
-	be, err := webgpu.Open(webgpu.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
-	for _, wt := range weightTypes {
-		t.Run(fmt.Sprintf("rounded-inputs/%s/down", wt), func(t *testing.T) { moeSharedDown(t, be, wt, false) })
-	}
 }
 
 const moeK, moeN, moeNS, moeE, moeS = 512, 67, 45, 5, 3
@@ -109,9 +99,7 @@ func moeSharedGateUp(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
 	sameBitsAs(t, fused, apart, "chosen experts' silu(gate)·up", "shared experts' silu(gate)·up")
 }
 
-// moeSharedDown compares moe_down with the dispatches it stands in for;
-// self says whether be has Options.SelfRounding.
-func moeSharedDown(t *testing.T, be gpu.Backend, wt gguf.TensorType, self bool) {
+func moeSharedDown(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
 	m := testBuffers{t, be, rand.New(rand.NewPCG(uint64(wt), 12))}
 	down, sDown := randomWeight(t, be, m.rng, "down", wt, gpu.Shape4(moeK, moeN, moeE)), randomWeight(t, be, m.rng, "sdown", wt, gpu.Shape4(moeK, moeN))
 	h, hs, wts, res, ids := m.random("h", moeK, moeS, 1), m.random("hs", moeK, 1), m.random("w", moeS, 1), m.random("res", moeN, 1), m.ids()
@@ -136,14 +124,9 @@ func moeSharedDown(t *testing.T, be gpu.Backend, wt gguf.TensorType, self bool) 
 	}
 	fused, kf := run(false)
 	apart, ka := run(true)
-	// Apart, the inputs' roundings too (but for F32 weights). Without
-	// self-rounding the two roundings stay quantize_act dispatches.
-	want := 1
-	if !self && wt != gguf.F32 {
-		want = 3
-	}
-	if kf != want {
-		t.Errorf("%d kernels with the experts together, %d apart: want %d (the roundings, products, sums and adds)", kf, ka, want)
+	// Apart, the inputs' roundings too (but for F32 weights).
+	if kf != 1 {
+		t.Errorf("%d kernels with the experts together, %d apart: want one dispatch for the roundings, products, sums and adds", kf, ka)
 	}
 	sameBitsAs(t, fused, apart, "residual + chosen + shared")
 }

@@ -15,12 +15,11 @@ type moeDown struct {
 }
 
 // matchMoEDown finds the run after the experts' down product o, or nil;
-// in is o's input as the product reads it (o.In itself with
-// Options.SelfRounding, else its rounded copy) and parts the bindings its
-// weights need. moe_down holds an input row in workgroup memory, rows up
-// to headProductsK.
+// in is o's input and parts the bindings its weights need. moe_down
+// rounds both inputs' rows in workgroup memory, which holds rows up to
+// headProductsK.
 func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
-	if !c.moeFits(4) {
+	if !c.be.selfRounding || !c.moeFits(4) {
 		return nil
 	}
 	var m moeDown
@@ -68,14 +67,8 @@ func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moe
 }
 
 // lowerMoEDown adds the moe_down dispatch of a matched run after the down
-// product o; in is o's input as matchMoEDown took it, li its location,
-// lid the ids'. With Options.SelfRounding the kernel rounds both inputs
-// itself; otherwise the shared expert's input is rounded here by a
-// quantize_act dispatch, as the chosen experts' was, and the kernel takes
-// both as they are (mode 3): two roundings and one dispatch in place of
-// the product, weighted sum, shared product and two adds, with no work
-// done twice.
-func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li, lid loc, dec string) error {
+// product o; li is o's input's location, lid the ids'.
+func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec string) error {
 	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
 	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
 	mode, bs, err := roundMode(o.W.Type, K)
@@ -86,14 +79,8 @@ func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li,
 	if err != nil {
 		return err
 	}
-	shared, lx := m.sDown.In, ls[0]
-	if !c.be.selfRounding {
-		if shared, lx, err = c.roundActivations(m.sDown.In, ls[0], o.W.Type, K, 1, 1); err != nil {
-			return err
-		}
-		mode = 3
-	}
 	// the shared input {K, 1} as the products index it: the token third
+	lx := ls[0]
 	lx.stride[2], lx.stride[1] = lx.stride[1], 0
 	var p params
 	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
@@ -109,5 +96,5 @@ func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li,
 	p.loc(lx)
 	p.u(bs, mode)
 	c.fused = 4
-	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, shared}, rowGroups(N)*T)
+	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, rowGroups(N)*T)
 }

@@ -170,11 +170,9 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		}
 		return c.lowerMatMulIDExact(o, in, li, lid, lo, dec, parts)
 	}
-	if c.be.selfRounding {
-		// moe_down rounds its inputs itself
-		if m := c.matchMoEDown(o, o.In, len(parts)); m != nil {
-			return c.lowerMoEDown(o, m, o.In, li, lid, dec)
-		}
+	// moe_down rounds its inputs itself
+	if m := c.matchMoEDown(o, o.In, len(parts)); m != nil {
+		return c.lowerMoEDown(o, m, li, lid, dec)
 	}
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
 	if err != nil {
@@ -199,11 +197,6 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		p.u(0)
 		c.fused = 2
 		return c.dispatch("matmul_id_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, up.Out, sw.Out, up.W}, rowGroups(N)*S*T)
-	}
-	if !c.be.selfRounding {
-		if m := c.matchMoEDown(o, in, len(parts)); m != nil {
-			return c.lowerMoEDown(o, m, in, li, lid, dec)
-		}
 	}
 	if ws := c.expertSum(o, in, len(parts)); ws != nil {
 		return c.lowerMatMulIDWeighted(o, ws, in, dec, li, lid, lo)
