@@ -101,7 +101,7 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		if err := c.dispatch(c.exactKernel("rmsnorm_round"), "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
 			return err
 		}
-		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, loc{stride: [4]uint32{1, uint32(n), uint32(n), 0}}}
+		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, roundedLoc(n, 1)}
 		return nil
 	}
 	return c.dispatch(c.exactKernel("rmsnorm"), "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
@@ -705,7 +705,7 @@ func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor) {
 	}
 	rows := out.Elements() / K
 	q := c.roundedTensor(out.Name, K, rows, mode, bs)
-	c.fresh[key] = roundedAct{q, loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}}
+	c.fresh[key] = roundedAct{q, roundedLoc(K, B)}
 	return mode, q
 }
 
@@ -812,6 +812,10 @@ func (c *compiler) roundedTensor(name string, K, rows, mode, bs int) *gpu.Tensor
 	return q
 }
 
+// roundedLoc is where a rounded copy of a product's input {K, B, T} has
+// element (k, b, t): packed rows of K, as roundedTensor lays them out.
+func roundedLoc(K, B int) loc { return loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}} }
+
 // roundActivations adds the kernel rounding a product's input {K, B, T}
 // (at location l) the way the CPU backend does for weights of type wt, and
 // returns the rounded, packed copy and its location; packed inputs of F32
@@ -836,7 +840,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	if err := c.dispatch("quantize_act", "", p, false, []*gpu.Tensor{in, q}, (rows*K+255)/256); err != nil {
 		return nil, l, err
 	}
-	ql := loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}}
+	ql := roundedLoc(K, B)
 	c.rounded[key] = roundedAct{q, ql}
 	return q, ql, nil
 }

@@ -118,7 +118,7 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, r *normedRun) error {
 		kept = o.Out
 		if rounds {
 			rounded = &gpu.Tensor{Name: o.Out.Name + ".rounded", Type: tF32, Shape: gpu.Shape4(K, 1), Kind: gpu.Activation}
-			c.rounded[roundKeyOf(o.Out, keepMode, 1)] = roundedAct{rounded, loc{stride: [4]uint32{1, uint32(K), uint32(K), 0}}}
+			c.rounded[roundKeyOf(o.Out, keepMode, 1)] = roundedAct{rounded, roundedLoc(K, 1)}
 		}
 	}
 	p.u(b2i(keep), b2i(keep && rounds), keepBS, keepMode)
