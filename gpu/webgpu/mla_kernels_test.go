@@ -18,7 +18,7 @@ import (
 // attention kernel to the next's, which spans a whole layer whatever
 // kernel it starts with; the tiny models' first layer is dense, the rest
 // experts. With Options.SelfRounding (off by default) the q_lora layers
-// are 12 kernels; without, 16 and 21.
+// are 12 kernels; without, 15 and 20.
 func TestMLADecodeKernelsPerLayer(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
