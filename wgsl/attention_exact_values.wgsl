@@ -1,7 +1,9 @@
 // Exact attention, last pass: output d of a query head and token is the
 // weights times value column d, position j a fused multiply-add into
 // lane j % lanes() (ggml's product over the transposed value cache), the
-// lanes reduced as that product reduces them. One thread an output.
+// lanes reduced as that product reduces them. Each lane is a chain of its
+// own, so a thread takes one: a workgroup of 64 threads is one output's
+// 64 lanes, or four outputs' 16.
 //!use attention_exact
 //!decode
 @group(0) @binding(2) var<storage, read_write> SC: array<f32>;
@@ -10,20 +12,27 @@
 // Declared for the cache decoder's key reads; never bound.
 @group(0) @binding(5) var<storage, read_write> K: array<u32>;
 
+var<workgroup> acc: array<f32, 64>;
+
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let DV = pu(1u);
-    let x = head_token(group_index(wid, nwg) * 64u + li, DV);
-    if (!x.ok) { return; }
-    let n = positions(x.t);
     let L = lanes();
-    let col = (x.h / (pu(2u) / pu(4u))) * pu(8u) + x.i;
-    var acc = array<f32, 64>();
-    for (var j = 0u; j < n; j++) { acc[j % L] = fma_exact(SC[x.row + j], vload(j * pu(7u) + col), acc[j % L]); }
-    var a = array<f32, 16>();
-    for (var l = 0u; l < 16u; l++) { a[l] = acc[l]; }
-    if (L == 64u) {
-        for (var l = 0u; l < 16u; l++) { a[l] = (acc[l] + acc[32u + l]) + (acc[16u + l] + acc[48u + l]); }
+    let lane = li % L;
+    let x = head_token(group_index(wid, nwg) * (64u / L) + li / L, DV);
+    var a = 0.0;
+    if (x.ok) {
+        let n = positions(x.t);
+        let col = (x.h / (pu(2u) / pu(4u))) * pu(8u) + x.i;
+        for (var j = lane; j < n; j += L) { a = fma_exact(SC[x.row + j], vload(j * pu(7u) + col), a); }
     }
-    O[at(14u, x.i, x.h, x.t, 0u)] = sum_lanes16(a);
+    acc[li] = a;
+    workgroupBarrier();
+    if (!x.ok || lane != 0u) { return; }
+    var r = array<f32, 16>();
+    for (var l = 0u; l < 16u; l++) { r[l] = acc[li + l]; }
+    if (L == 64u) {
+        for (var l = 0u; l < 16u; l++) { r[l] = (acc[l] + acc[32u + l]) + (acc[16u + l] + acc[48u + l]); }
+    }
+    O[at(14u, x.i, x.h, x.t, 0u)] = sum_lanes16(r);
 }

@@ -54,6 +54,16 @@ fn f64_add(a: F64, b: F64) -> F64 {
     return f64_round(m, x.e - 61, x.neg);
 }
 
+// f64_spread bounds how far sums of the same non-negative terms, in two
+// orders, can lie from each other: with adds the most additions any term
+// passes through in both orders together, each lies within adds·2^-53 of
+// the true sum. The spread is s times a power of two at least twice that,
+// which also covers the bounds' second-order terms and an ulp or two of
+// rounding in what is done with it.
+fn f64_spread(s: F64, adds: u32) -> F64 {
+    return F64(s.m, s.e - 53 + i32(32u - countLeadingZeros(2u * adds)), false);
+}
+
 // f64_f32 is float32(a): the 53-bit mantissa rounded once more, to 24
 // bits or fewer where the result is subnormal.
 fn f64_f32(a: F64) -> f32 {

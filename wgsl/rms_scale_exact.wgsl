@@ -26,17 +26,10 @@ var<workgroup> undecided: u32;
 // square64 is float64(x*x), the square rounded to float32 first.
 fn square64(x: f32) -> F64 { return f64_from(x * x); }
 
-// adds_log2 is the log2 of a power of two at least twice the adds a term
-// passes through in both orders together: the CPU's n/4 - 1 + 3 (the
-// tail) + 3 (the lanes), the tree's ceil(n/NT) - 1 + log2(NT). The spread
-// is taken around the tree's quotient rather than its sum (one division,
-// not two); twice covers the second-order terms of the bounds, the
-// rounding of both quotients and of the interval's ends (half an ulp
-// each, against at least 5 ulps of margin).
-fn adds_log2(n: u32) -> u32 {
-    let d = n / 4u + 5u + (n + NT - 1u) / NT + firstTrailingBit(NT);
-    return 32u - countLeadingZeros(2u * d);
-}
+// rms_adds is the most adds a square passes through in both orders
+// together: the CPU's n/4 - 1 + 3 (the tail) + 3 (the lanes), the tree's
+// ceil(n/NT) - 1 + log2(NT).
+fn rms_adds(n: u32) -> u32 { return n / 4u + 5u + (n + NT - 1u) / NT + firstTrailingBit(NT); }
 
 // mean_f32 is float32(s/n), s rounded to float64 as the division is.
 fn mean_f32(s: F64, n: u32) -> f32 { return f64_f32(f64_div(s, f64_from_u32(n))); }
@@ -56,7 +49,9 @@ fn rms_scale(li: u32, i1: u32, i2: u32, i3: u32) -> f32 {
     }
     if (li == 0u) {
         let mean = f64_div(partial[0], f64_from_u32(n));
-        let spread = F64(mean.m, mean.e - 53 + i32(adds_log2(n)), false);
+        // Taken around the quotient rather than the sum (one division, not
+        // two): the spread's margin covers both quotients' rounding.
+        let spread = f64_spread(mean, rms_adds(n));
         let low = f64_f32(f64_add(mean, F64(spread.m, spread.e, true)));
         let high = f64_f32(f64_add(mean, spread));
         undecided = select(0u, 1u, low != high);

@@ -86,7 +86,7 @@ func (w *attnScratch) softmax(n int, f16 bool) {
 	for j0 := 0; j0 < n; j0 += 16 {
 		chunk = [16]float32{}
 		for l := 0; l < 16 && j0+l < n; l++ {
-			e := expGGML(sc[j0+l] - m)
+			e := quant.ExpGGML(sc[j0+l] - m)
 			sc[j0+l] = e
 			chunk[l] = e
 		}

@@ -99,7 +99,7 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 }
 
 // softmax writes the softmax of x to y (which may be x) as ggml's
-// soft_max op computes it: whole 16-value chunks through expGGML, each
+// soft_max op computes it: whole 16-value chunks through quant.ExpGGML, each
 // chunk's sum (SumLanes16) and then each remaining value (through
 // expLibm) added into a float64, and the values scaled by 1/sum.
 func softmax(x, y []float32) {
@@ -112,7 +112,7 @@ func softmax(x, y []float32) {
 	for i := 0; i < n16; i += 16 {
 		var chunk [16]float32
 		for l := range chunk {
-			chunk[l] = expGGML(x[i+l] - m)
+			chunk[l] = quant.ExpGGML(x[i+l] - m)
 		}
 		copy(y[i:i+16], chunk[:])
 		sum += float64(quant.SumLanes16(&chunk))

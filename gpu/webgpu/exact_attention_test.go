@@ -21,7 +21,8 @@ import (
 // (tinyBLAS's 16 lanes, or the 64-lane dots where DK is not a multiple of
 // 16), grouped and MLA heads, both cache types. The wide cases spread
 // the values down over many binades, so the float64 sums round while the
-// scores stay near one.
+// scores stay near one. The long cases span many threads' work in each
+// row.
 func TestExactAttention(t *testing.T) {
 	cb, wb := exactBackends(t)
 	type acase struct {
@@ -42,11 +43,15 @@ func TestExactAttention(t *testing.T) {
 		{"prefill-wide", 72, 32, 2, 1, false, 6, 20, true},
 		{"mla-decode", 72, 56, 5, 1, true, 1, 12, false},
 		{"mla-prefill", 80, 64, 3, 1, true, 4, 9, false},
+		// Rows longer than 64 chunks of 16 and 64 lanes: the softmax's
+		// threads take several chunks, the values' lanes several positions.
+		{"decode-long", 64, 48, 2, 1, false, 1, 1500, false},
+		{"prefill-long", 48, 40, 2, 1, false, 3, 1100, true},
 	}
 	for ci, c := range cases {
 		for _, typ := range []gguf.TensorType{gguf.F32, gguf.F16} {
 			t.Run(fmt.Sprintf("%s/%s", c.name, typ), func(t *testing.T) {
-				const ctx = 40
+				ctx := max(40, c.pos+c.T)
 				rng := rand.New(rand.NewPCG(uint64(ci), uint64(typ)))
 				q := attentionValues(rng, c.DK*c.H*c.T, c.wide, gguf.F32)
 				ck := attentionValues(rng, c.DK*c.HKV*ctx, c.wide, typ)

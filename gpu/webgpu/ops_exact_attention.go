@@ -14,6 +14,16 @@ import (
 // last-bit difference in one weight then moves the F16 rounding of the
 // next layer's inputs, and the CPU and the GPU drift apart.
 
+// exactLanes is the value sums' accumulators (attention_exact.wgsl's
+// lanes): ggml's single-token product keeps 64, tinyBLAS (a batch) 16.
+// attention_exact_values gives each its own thread.
+func exactLanes(T int) int {
+	if T > 1 {
+		return 16
+	}
+	return 64
+}
+
 func (c *compiler) lowerAttentionExact(o *gpu.Attention) error {
 	if err := c.checkAttention(o); err != nil {
 		return err
@@ -49,10 +59,10 @@ func (c *compiler) lowerAttentionExact(o *gpu.Attention) error {
 		if err := c.dispatch("attention_exact_scores", dec, p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, (ctx*H*tg+63)/64); err != nil {
 			return err
 		}
-		if err := c.dispatch("attention_exact_softmax", "", p, true, []*gpu.Tensor{sc}, (H*tg+63)/64); err != nil {
+		if err := c.dispatch("attention_exact_softmax", "", p, true, []*gpu.Tensor{sc}, H*tg); err != nil {
 			return err
 		}
-		if err := c.dispatch("attention_exact_values", dec, p, true, []*gpu.Tensor{sc, cv, o.Out}, (o.DV*H*tg+63)/64); err != nil {
+		if err := c.dispatch("attention_exact_values", dec, p, true, []*gpu.Tensor{sc, cv, o.Out}, (o.DV*H*tg*exactLanes(T)+63)/64); err != nil {
 			return err
 		}
 	}
