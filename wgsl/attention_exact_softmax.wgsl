@@ -10,13 +10,12 @@
 // (1/x is monotone); otherwise one thread adds the chunks in the CPU's
 // order.
 //!use attention_exact
-//!use f64_exact
+//!use f64_tree
 //!use exact_math
 @group(0) @binding(2) var<storage, read_write> SC: array<f32>;
 
 const NT = 64u;
 var<workgroup> top: array<f32, NT>;
-var<workgroup> partial: array<F64, NT>;
 var<workgroup> inverse: f32;
 var<workgroup> undecided: u32;
 
@@ -48,19 +47,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         for (var j = 16u * c; j < min(16u * c + 16u, n); j++) { SC[x.row + j] = exp_ggml(SC[x.row + j] - m); }
         s = f64_add(s, f64_from(chunk_sum(x.row, c, n)));
     }
-    partial[li] = s;
-    workgroupBarrier();
-    for (var w = NT / 2u; w > 0u; w >>= 1u) {
-        if (li < w) { partial[li] = f64_add(partial[li], partial[li + w]); }
-        workgroupBarrier();
-    }
+    let total = f64_tree_sum(li, s);
     if (li == 0u) {
-        let sum = partial[0];
         // Adds a chunk passes through: the CPU's chunks - 1, the tree's
         // ceil(chunks / NT) - 1 + log2(NT).
-        let spread = f64_spread(sum, chunks + (chunks + NT - 1u) / NT + 6u);
-        let low = f64_recip_f32(f64_add(sum, spread));
-        inverse = f64_recip_f32(f64_add(sum, F64(spread.m, spread.e, true)));
+        let spread = f64_spread(total, chunks + (chunks + NT - 1u) / NT + 6u);
+        let low = f64_recip_f32(f64_add(total, spread));
+        inverse = f64_recip_f32(f64_add(total, F64(spread.m, spread.e, true)));
         undecided = select(0u, 1u, low != inverse);
     }
     storageBarrier();

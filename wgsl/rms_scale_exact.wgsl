@@ -18,7 +18,7 @@
 // is subnormal (a row of values under 1e-19, which a driver may flush).
 //!use exact_math
 //!use f64_div
-var<workgroup> partial: array<F64, NT>;
+//!use f64_tree
 var<workgroup> lanes: array<F64, 4>;
 var<workgroup> factor: f32;
 var<workgroup> undecided: u32;
@@ -41,14 +41,9 @@ fn rms_scale(li: u32, i1: u32, i2: u32, i3: u32) -> f32 {
     let n = pu(0u);
     var s = F64(U64(0u, 0u), 0, false);
     for (var i = li; i < n; i += NT) { s = f64_add(s, square64(X[at(5u, i, i1, i2, i3)])); }
-    partial[li] = s;
-    workgroupBarrier();
-    for (var w = NT / 2u; w > 0u; w >>= 1u) {
-        if (li < w) { partial[li] = f64_add(partial[li], partial[li + w]); }
-        workgroupBarrier();
-    }
+    let total = f64_tree_sum(li, s);
     if (li == 0u) {
-        let mean = f64_div(partial[0], f64_from_u32(n));
+        let mean = f64_div(total, f64_from_u32(n));
         // Taken around the quotient rather than the sum (one division, not
         // two): the spread's margin covers both quotients' rounding.
         let spread = f64_spread(mean, rms_adds(n));
