@@ -85,6 +85,27 @@ func TestRunExactWebGPU(t *testing.T) {
 	}
 }
 
+// Where no session set XDG_RUNTIME_DIR (servers, containers, CI), opening
+// WebGPU prints no libwayland complaint about it: stderr is the stats.
+func TestRunWebGPUQuietWithoutSession(t *testing.T) {
+	inspectNeedStories(t)
+	cmd := exec.Command(emberBinary(t), "run", "--model", inspectStories, "--prompt", "Once",
+		"--temperature", "0", "--count", "4", "--backend", "webgpu")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ember run --backend webgpu: %v\n%s", err, errb.String())
+	}
+	if strings.Contains(errb.String(), "XDG_RUNTIME_DIR") || strings.Contains(errb.String(), "error") {
+		t.Errorf("stderr has more than the stats:\n%s", errb.String())
+	}
+}
+
 // A fixed seed gives the same sampled text twice; another seed differs.
 func TestRunSeedReproducible(t *testing.T) {
 	inspectNeedStories(t)

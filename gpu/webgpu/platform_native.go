@@ -4,6 +4,7 @@ package webgpu
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
 
@@ -14,6 +15,7 @@ import (
 // adapter's own limits, so large weights fit, and its f16 and subgroup
 // features when it has them.
 func Open(o Options) (gpu.Backend, error) {
+	defer quietWayland()()
 	wgpu.SetLogLevel(wgpu.LogLevelError)
 	inst := wgpu.CreateInstance(nil)
 	ad, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{
@@ -45,6 +47,28 @@ func Open(o Options) (gpu.Backend, error) {
 	b.dev = dev
 	b.queue = dev.GetQueue()
 	return b, nil
+}
+
+// quietWayland points XDG_RUNTIME_DIR at an empty private directory
+// while wgpu opens Vulkan, where no session set it (servers, containers,
+// CI); the returned func undoes that. wgpu's instance probes for a
+// Wayland display, and without the variable libwayland prints "error:
+// XDG_RUNTIME_DIR is invalid or not set" a few times: harmless, but it
+// reads like ember failing, even when --backend auto then takes the CPU.
+// In an empty directory the probe finds no display and says nothing.
+func quietWayland() func() {
+	if os.Getenv("XDG_RUNTIME_DIR") != "" {
+		return func() {}
+	}
+	dir, err := os.MkdirTemp("", "ember-runtime-")
+	if err != nil {
+		return func() {}
+	}
+	os.Setenv("XDG_RUNTIME_DIR", dir)
+	return func() {
+		os.Unsetenv("XDG_RUNTIME_DIR")
+		os.Remove(dir)
+	}
 }
 
 // wait blocks until the device has finished the work submitted so far;
