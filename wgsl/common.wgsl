@@ -8,6 +8,14 @@ struct Params { v: array<vec4<u32>, 16> }
 fn pu(i: u32) -> u32 { return P.v[i >> 2u][i & 3u]; }
 fn pf(i: u32) -> f32 { return bitcast<f32>(pu(i)); }
 
+// pu_bound is pu(i) for the bound of a short loop. Mesa's lavapipe (the
+// software Vulkan that tests run on) inlines uniform values that bound
+// loops into the shader and compiles that variant again at each dispatch,
+// unrolling what it can: the router's loops over 16 experts took 150 ms a
+// dispatch there, against 0.2 ms with this. A value that also depends on
+// the workgroup id cannot be inlined; the id never reaches 65535.
+fn pu_bound(i: u32, wid: vec3<u32>) -> u32 { return select(pu(i), 0u, wid.z > 65535u); }
+
 // The workgroup's index over a grid spread across x and y (a dimension
 // holds at most 65535 workgroups).
 fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }

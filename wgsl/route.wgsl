@@ -19,8 +19,8 @@ const MAXK = 32u;
 @compute @workgroup_size(1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = group_index(wid, nwg);
-    let E = pu(0u);
-    let K = pu(1u);
+    let E = pu_bound(0u, wid);
+    let K = pu_bound(1u, wid);
     let gating = pu(2u);
     var pr: array<f32, 512>;
     for (var e = 0u; e < E; e++) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
