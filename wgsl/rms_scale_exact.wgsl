@@ -13,9 +13,10 @@
 // divides and rounds to one float32, that is the CPU's mean (division and
 // rounding are monotone). Only a mean within about 2^-42 of a float32 tie
 // (relative, at n = 2048) is left undecided, about one random row in
-// 2^17, and then the four serial loops run as the CPU's. Squares and eps added to
-// the mean are f32 operations, correctly rounded in WGSL unless a result
-// is subnormal (a row of values under 1e-19, which a driver may flush).
+// 2^17, and then the four serial loops run as the CPU's. Squares and eps
+// added to the mean are f32 operations, correctly rounded in WGSL unless
+// a result is subnormal (a row of values under 1e-19, which a driver may
+// flush).
 //!use exact_math
 //!use f64_div
 //!use f64_tree
