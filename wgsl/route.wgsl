@@ -2,8 +2,11 @@
 // 1 sigmoid, 2 softmax over the chosen), selection on the gated scores plus
 // an optional bias, weights from the unbiased scores, then optional
 // normalisation (the sum clamped to the smallest normal half, as llama.cpp
-// does) and scaling. One workgroup per token; its first thread works
-// serially, E being small. Words: 0 E, 1 K, 2 gating, 3 has bias, 4 norm,
+// does) and scaling. One workgroup per token. Its threads gate the experts
+// side by side (route_gating), and each finds the rank of its experts
+// among all of them (higher score first, lower index on ties): the experts
+// ranked below K are the chosen, in that order. The K weights' last steps
+// are one thread's. Words: 0 E, 1 K, 2 gating, 3 has bias, 4 norm,
 // 5 scale, Logits at 6, IDs at 11, Weights at 16, 21 zero (ZERO_WORD,
 // for route_exact).
 //!use common
@@ -13,54 +16,92 @@
 @group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> Wt: array<f32>;
 
+const NT = 64u;
 const MAXE = 512u;
 const MAXK = 32u;
+var<workgroup> pr: array<f32, MAXE>;
+var<workgroup> key: array<f32, MAXE>;
+var<workgroup> chosen: array<u32, MAXK>;
+var<workgroup> weight: array<f32, MAXK>;
+var<workgroup> red: array<f32, NT>;
+var<workgroup> shared_sum: f32;
 
-@compute @workgroup_size(1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+// scores_max is the largest of pr[0..n), to every thread. Call from
+// uniform control flow.
+fn scores_max(li: u32, n: u32) -> f32 {
+    var m = -3.4e38;
+    for (var e = li; e < n; e += NT) { m = max(m, pr[e]); }
+    red[li] = m;
+    workgroupBarrier();
+    for (var w = NT / 2u; w > 0u; w >>= 1u) {
+        if (li < w) { red[li] = max(red[li], red[li + w]); }
+        workgroupBarrier();
+    }
+    return red[0];
+}
+
+// beats is whether expert j ranks before expert e: a higher key, or an
+// equal key and a lower index. A NaN key ranks after every other.
+fn beats(j: u32, e: u32) -> bool {
+    let kj = key[j];
+    let ke = key[e];
+    if (kj != kj) { return false; }
+    return ke != ke || kj > ke || (kj == ke && j < e);
+}
+
+@compute @workgroup_size(NT)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let t = group_index(wid, nwg);
+    // Through pu_bound: lavapipe would compile a variant of this shader
+    // for each expert count at every dispatch.
     let E = pu_bound(0u, wid);
     let K = pu_bound(1u, wid);
     let gating = pu(2u);
-    var pr: array<f32, 512>;
-    for (var e = 0u; e < E; e++) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
+    for (var e = li; e < E; e += NT) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
+    if (li < K) {
+        chosen[li] = 0xffffffffu;
+        weight[li] = 0.0;
+    }
+    workgroupBarrier();
     if (gating == 0u) {
-        softmax(&pr, E);
+        softmax(li, E);
     } else if (gating == 1u) {
-        for (var e = 0u; e < E; e++) { pr[e] = sigmoid(pr[e]); }
+        for (var e = li; e < E; e += NT) { pr[e] = sigmoid(pr[e]); }
     }
-    var ids: array<u32, 32>;
-    var w: array<f32, 32>;
-    // K passes, each taking the best expert ranked after the previous pick
-    // (higher score first, lower index on ties).
-    var pv = 3.4e38;
-    var pi = 0xffffffffu;
-    for (var k = 0u; k < K; k++) {
-        var bv = -3.4e38;
-        var bi = 0xffffffffu;
-        for (var e = 0u; e < E; e++) {
-            var s = pr[e];
-            if (pu(3u) != 0u) { s += Bias[e]; }
-            let after = s < pv || (s == pv && (pi == 0xffffffffu || e > pi));
-            if (after && (bi == 0xffffffffu || s > bv)) { bv = s; bi = e; }
+    for (var e = li; e < E; e += NT) {
+        var s = pr[e];
+        if (pu(3u) != 0u) { s += Bias[e]; }
+        key[e] = s;
+    }
+    workgroupBarrier();
+    for (var e = li; e < E; e += NT) {
+        var rank = 0u;
+        for (var j = 0u; j < E && rank < K; j++) {
+            if (beats(j, e)) { rank++; }
         }
-        ids[k] = bi;
-        w[k] = pr[bi];
-        pv = bv;
-        pi = bi;
+        if (rank < K && key[e] == key[e]) {
+            chosen[rank] = e;
+            weight[rank] = pr[e];
+        }
     }
+    workgroupBarrier();
     if (gating == 2u) {
         // pr is free now: the chosen scores' softmax in place there.
-        for (var k = 0u; k < K; k++) { pr[k] = w[k]; }
-        softmax(&pr, K);
-        for (var k = 0u; k < K; k++) { w[k] = pr[k]; }
+        if (li < K) { pr[li] = weight[li]; }
+        workgroupBarrier();
+        softmax(li, K);
+        if (li < K) { weight[li] = pr[li]; }
+        workgroupBarrier();
     }
+    if (li != 0u) { return; }
+    var w: array<f32, 32>;
+    for (var k = 0u; k < K; k++) { w[k] = weight[k]; }
     if (pu(4u) != 0u) { normalise(&w, K); }
     let scale = pf(5u);
     for (var k = 0u; k < K; k++) {
         var x = w[k];
         if (scale != 0.0 && scale != 1.0) { x *= scale; }
-        IDs[at(11u, k, t, 0u, 0u)] = ids[k];
+        IDs[at(11u, k, t, 0u, 0u)] = chosen[k];
         Wt[at(16u, k, t, 0u, 0u)] = x;
     }
 }

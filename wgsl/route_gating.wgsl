@@ -3,13 +3,20 @@
 // route_gating_exact, which computes them as the CPU backend does.
 //!use expf
 
-// softmax replaces p[0..n) by its softmax.
-fn softmax(p: ptr<function, array<f32, 512>>, n: u32) {
-    var mx = -3.4e38;
-    for (var e = 0u; e < n; e++) { mx = max(mx, (*p)[e]); }
-    var sum = 0.0;
-    for (var e = 0u; e < n; e++) { (*p)[e] = expf((*p)[e] - mx); sum += (*p)[e]; }
-    for (var e = 0u; e < n; e++) { (*p)[e] /= sum; }
+// softmax replaces pr[0..n) by its softmax; the sum is one thread's, in
+// index order. Call from uniform control flow.
+fn softmax(li: u32, n: u32) {
+    let mx = scores_max(li, n);
+    for (var e = li; e < n; e += NT) { pr[e] = expf(pr[e] - mx); }
+    workgroupBarrier();
+    if (li == 0u) {
+        var sum = 0.0;
+        for (var e = 0u; e < n; e++) { sum += pr[e]; }
+        shared_sum = sum;
+    }
+    let sum = workgroupUniformLoad(&shared_sum);
+    for (var e = li; e < n; e += NT) { pr[e] /= sum; }
+    workgroupBarrier();
 }
 
 fn sigmoid(x: f32) -> f32 { return 1.0 / (1.0 + expf(-x)); }

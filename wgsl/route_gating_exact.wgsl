@@ -9,25 +9,30 @@
 //!use exp_libm
 const ZERO_WORD = 21u;
 
-fn softmax(p: ptr<function, array<f32, 512>>, n: u32) {
-    var mx = -3.4e38;
-    for (var e = 0u; e < n; e++) { mx = max(mx, (*p)[e]); }
-    var sum = F64(U64(0u, 0u), 0, false);
+// softmax replaces pr[0..n) by its softmax. The exps are the threads';
+// the float64 sum of the chunks (each chunk's lanes added as ggml adds
+// them) and of the tail is one thread's, in the CPU's order. Call from
+// uniform control flow.
+fn softmax(li: u32, n: u32) {
+    let mx = scores_max(li, n);
     let n16 = n & ~15u;
-    for (var i = 0u; i < n16; i += 16u) {
-        var chunk: array<f32, 16>;
-        for (var l = 0u; l < 16u; l++) {
-            chunk[l] = exp_ggml((*p)[i + l] - mx);
-            (*p)[i + l] = chunk[l];
+    for (var e = li; e < n; e += NT) {
+        if (e < n16) { pr[e] = exp_ggml(pr[e] - mx); } else { pr[e] = exp_libm(pr[e] - mx); }
+    }
+    workgroupBarrier();
+    if (li == 0u) {
+        var sum = F64(U64(0u, 0u), 0, false);
+        for (var i = 0u; i < n16; i += 16u) {
+            var chunk: array<f32, 16>;
+            for (var l = 0u; l < 16u; l++) { chunk[l] = pr[i + l]; }
+            sum = f64_add(sum, f64_from(sum_lanes16(chunk)));
         }
-        sum = f64_add(sum, f64_from(sum_lanes16(chunk)));
+        for (var e = n16; e < n; e++) { sum = f64_add(sum, f64_from(pr[e])); }
+        shared_sum = f64_recip_f32(sum);
     }
-    for (var e = n16; e < n; e++) {
-        (*p)[e] = exp_libm((*p)[e] - mx);
-        sum = f64_add(sum, f64_from((*p)[e]));
-    }
-    let inv = f64_recip_f32(sum);
-    for (var e = 0u; e < n; e++) { (*p)[e] *= inv; }
+    let inv = workgroupUniformLoad(&shared_sum);
+    for (var e = li; e < n; e += NT) { pr[e] *= inv; }
+    workgroupBarrier();
 }
 
 fn sigmoid(x: f32) -> f32 {

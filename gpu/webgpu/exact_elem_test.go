@@ -122,6 +122,10 @@ func TestExactRoute(t *testing.T) {
 		{32, 32, gpu.GateSigmoid, false, false, 0},
 		{40, 8, gpu.GateSigmoid, true, true, 2.5},
 		{45, 7, gpu.GateSoftmaxTopK, false, false, 1},
+		// More experts than the router's 64 threads: each ranks several.
+		{128, 8, gpu.GateSoftmax, false, true, 1},
+		{300, 8, gpu.GateSigmoid, true, true, 2.5},
+		{160, 6, gpu.GateSoftmaxTopK, false, false, 1},
 	} {
 		t.Run(fmt.Sprintf("E%d/K%d/gating%d/bias%v/norm%v", c.E, c.K, c.gating, c.bias, c.norm), func(t *testing.T) {
 			const T = 50
