@@ -11,7 +11,8 @@
 #                                                 # on a machine without Go
 #
 # MODEL is shape/type as in bench/webgpu.sh (or a GGUF path); EXACT=1 and
-# SELF=1 set Options.Exact and Options.SelfRounding; N is steps a class.
+# SELF=1 set Options.Exact and Options.SelfRounding; N is steps a class,
+# ROUNDS (3) how many times each class runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODEL=${MODEL:-llama3.2:1b/Q4_0}
@@ -36,15 +37,21 @@ if [ ! -f "$file" ]; then
 fi
 file=$(realpath "$file")
 TEST=$(realpath "$TEST")
+# Each class runs ROUNDS times (the classes in turn) and keeps its fastest:
+# on the H100 the first classes after a large model's load have come out up
+# to three times slower than the same kernels later in the run.
 out=$(cd gpu/webgpu && EMBER_BENCH_MODEL="$file" EMBER_BENCH_EXACT=${EXACT:-} EMBER_BENCH_SELF_ROUNDING=${SELF:-} \
-  "$TEST" -test.run XXX -test.bench 'DecodeStep/(all$|without-)' -test.benchtime "${N}x" 2>&1) || { echo "$out" >&2; exit 1; }
+  "$TEST" -test.run XXX -test.bench 'DecodeStep/(all$|without-)' -test.benchtime "${N}x" -test.count "${ROUNDS:-3}" 2>&1) || { echo "$out" >&2; exit 1; }
 rows=$(echo "$out" | awk '
   $1 ~ /^BenchmarkDecodeStep\// {
     name = $1; sub(/^BenchmarkDecodeStep\//, "", name); sub(/-[0-9]+$/, "", name)
     k = 0
     for (i = 4; i < NF; i++) if ($(i + 1) == "kernels") k = $i
-    print name, $3 / 1e6, int(k)
-  }')
+    ms = $3 / 1e6
+    if (!(name in best) || ms < best[name]) best[name] = ms
+    kern[name] = int(k)
+  }
+  END { for (n in best) print n, best[n], kern[n] }')
 read -r _ all allk < <(echo "$rows" | grep '^all ')
 printf 'step: %.3f ms, %d kernels\n\n| kernel file | kernels | step without (ms) | adds (ms) |\n|---|---|---|---|\n' "$all" "$allk"
 echo "$rows" | grep '^without-' | sed 's/^without-//' |

@@ -1,17 +1,21 @@
 // The query, key and value products of an attention block in one
-// dispatch: two or three weights of one type and row length read by one
-// (rounded) input, W the queries (NQ rows), V the keys and U the values
-// (NK rows each). A workgroup computes ROWS rows of one of them for one
+// dispatch: two or three weights of one row length read by one (rounded)
+// input, W the queries (NQ rows), V the keys and U the values (NK rows
+// each). The values' weights may be of a second type (built "A+B": in the
+// Q4_K_M mix, Q6_K values beside Q4_K queries and keys) when both round
+// the input alike. A workgroup computes ROWS rows of one of them for one
 // token, so the sums are matmul.wgsl's, in the same order, and the results
 // those of a dispatch each bit for bit: two dispatches fewer a layer.
-// Words: 0 K, 1 NQ, 2 NK, 3 T, 4 row bytes, In at 5, Q at 10, K at 15,
-// V at 20, 25 how many weights (2: no values, U unread).
+// Words: 0 K, 1 NQ, 2 NK, 3 T, 4 row bytes of W and V, In at 5, Q at 10,
+// K at 15, V at 20, 25 how many weights (2: no values, U unread), 26 row
+// bytes of U.
 //!use common
 //!dot
 //!use matvec
 //!reduce
 //!twin W V
-//!twin W U
+//!other U dot matvec
+const ROW_BYTES_WORD_U = 26u;
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> OQ: array<f32>;

@@ -7,6 +7,8 @@
 // Each thread reads its part of X once for all ROWS rows.
 const ROWS = 2u;
 const WG = 64u;
+// The parameter word holding a weight row's length in bytes.
+const ROW_BYTES_WORD = 4u;
 var<private> acc: array<f32, ROWS>;
 
 // accumulate adds thread li's share of rows row0 .. row0+ROWS-1 of W times
@@ -14,7 +16,7 @@ var<private> acc: array<f32, ROWS>;
 // those past it repeat the last (their sums are dropped). Row 0 starts at
 // byte base of the binding (a range of a tensor split across bindings).
 fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
-    let rbytes = pu(4u);
+    let rbytes = pu(ROW_BYTES_WORD);
     let units = pu(0u) / BLOCK * PARTS;
     for (var u = li; u < units; u += WG) {
         let blk = u / PARTS;

@@ -10,6 +10,9 @@
 // `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
 // else reduce_shared). A line `//!twin A B` gives the kernel copies of the
 // functions reading array A that read array B instead (Twin). A line
+// `//!other B HELPER...` does the same for the named helpers built for a
+// second weight type ("dot": that type's dot_TYPE), so one kernel can read
+// weights of two types (Other). A line
 // `//!swap A B` makes the `//!use A` lines after it, in any file, take B
 // instead: a kernel built again on a helper of the same functions that
 // computes them differently (the exact mode's rms_scale_exact).
@@ -26,10 +29,51 @@ var files embed.FS
 
 // Source returns the kernel file name (without .wgsl) with its helpers
 // prepended: decode is the weight type the kernel is built for ("" for
-// none), subgroups whether the device runs subgroup operations.
+// none), subgroups whether the device runs subgroup operations. A kernel
+// of two weight types takes decode "A+B": A for its own helpers, B for
+// those its `//!other` lines name (Other).
 func Source(name, decode string, subgroups bool) (string, error) {
+	decode, second, two := strings.Cut(decode, "+")
+	if !two {
+		second = decode
+	}
+	src, twins, others, err := assemble([]string{name}, decode, subgroups)
+	if err != nil {
+		return "", err
+	}
+	for _, t := range twins {
+		if src, err = Twin(src, t[0], t[1]); err != nil {
+			return "", fmt.Errorf("%s.wgsl: %w", name, err)
+		}
+	}
+	if two && len(others) == 0 {
+		return "", fmt.Errorf("wgsl: %s.wgsl takes one weight type, not %s+%s", name, decode, second)
+	}
+	for _, o := range others {
+		// o: the array the copies read, then the helpers to copy ("dot":
+		// the second type's dot_TYPE).
+		roots := o[1:]
+		for i, r := range roots {
+			if r == "dot" {
+				roots[i] = "dot_" + second
+			}
+		}
+		chain, _, _, err := assemble(roots, second, subgroups)
+		if err != nil {
+			return "", err
+		}
+		if src, err = Other(src, chain, "W", o[0]); err != nil {
+			return "", fmt.Errorf("%s.wgsl: %w", name, err)
+		}
+	}
+	return src, nil
+}
+
+// assemble joins the files roots with the helpers they use, each once; it
+// returns the `//!twin` and `//!other` lines' fields for Source to apply.
+func assemble(roots []string, decode string, subgroups bool) (string, [][]string, [][]string, error) {
 	seen := map[string]bool{}
-	var twins [][]string
+	var twins, others [][]string
 	swaps := map[string]string{}
 	var b strings.Builder
 	var add func(n string) error
@@ -64,6 +108,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 					return fmt.Errorf("wgsl: %s.wgsl: %q names two arrays", n, line)
 				}
 				twins = append(twins, f)
+			case strings.HasPrefix(line, "//!other "):
+				f := strings.Fields(strings.TrimPrefix(line, "//!other "))
+				if len(f) < 2 {
+					return fmt.Errorf("wgsl: %s.wgsl: %q names an array and helpers", n, line)
+				}
+				others = append(others, f)
 			case strings.HasPrefix(line, "//!swap "):
 				f := strings.Fields(strings.TrimPrefix(line, "//!swap "))
 				if len(f) != 2 {
@@ -84,17 +134,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 		b.WriteByte('\n')
 		return nil
 	}
-	if err := add(name); err != nil {
-		return "", err
-	}
-	src := b.String()
-	for _, t := range twins {
-		var err error
-		if src, err = Twin(src, t[0], t[1]); err != nil {
-			return "", fmt.Errorf("%s.wgsl: %w", name, err)
+	for _, r := range roots {
+		if err := add(r); err != nil {
+			return "", nil, nil, err
 		}
 	}
-	return src, nil
+	return b.String(), twins, others, nil
 }
 
 // fmaUnfused is fma_exact.wgsl's switch as the file has it.

@@ -5,10 +5,11 @@ package webgpu
 import "github.com/emberllm/ember/gpu"
 
 // qkvRun matches the product o followed by one or two more products of the
-// same input with weights of o's type and row length, the last two of one
-// shape: an attention block's query, key and value projections (or query
-// and key where the values' weights differ in type), which matmul_qkv
-// computes in one dispatch. Decode steps only (T = 1): larger steps take
+// same input with weights of o's row length, the last two of one shape: an
+// attention block's query, key and value projections, which matmul_qkv
+// computes in one dispatch. The keys' weights are of o's type; the values'
+// may be of another that rounds the input alike (Q6_K values beside Q4_K
+// queries and keys in the Q4_K_M mix), else they stay a product apart. Decode steps only (T = 1): larger steps take
 // the tiled products. It returns the products, o first, or nil. in is o's
 // (rounded) input; B and parts, o's batch and the bindings its weights
 // need.
@@ -19,7 +20,7 @@ func (c *compiler) qkvRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu
 	run := []*gpu.MatMul{o}
 	for _, op := range c.rest {
 		m, ok := op.(*gpu.MatMul)
-		if !ok || len(run) == 3 || m.In != o.In || m.W.Type != o.W.Type || m.W.Shape[0] != o.W.Shape[0] ||
+		if !ok || len(run) == 3 || m.In != o.In || !c.qkvTypes(o.W.Type, m.W.Type, len(run)) || m.W.Shape[0] != o.W.Shape[0] ||
 			m.W.Shape[2] != 1 || !m.W.Contiguous() || (len(run) == 2 && m.W.Shape != run[1].W.Shape) {
 			break
 		}
@@ -59,6 +60,26 @@ func (c *compiler) qkvRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu
 	return run
 }
 
+// qkvTypes reports whether matmul_qkv reads weights of type t as its
+// i-th (1 keys, 2 values) beside queries of type q: keys of q's type,
+// values of any type with a decoder that rounds the input as q does.
+func (c *compiler) qkvTypes(q, t gpu.Type, i int) bool {
+	if t == q {
+		return true
+	}
+	if i != 2 {
+		return false
+	}
+	if _, err := decoder(t); err != nil {
+		return false
+	}
+	// K is a whole number of both types' blocks where it is of either's:
+	// the checks on o's and m's shapes come before any lowering.
+	mq, bq, eq := roundMode(q, 256)
+	mt, bt, et := roundMode(t, 256)
+	return eq == nil && et == nil && mq == mt && bq == bt
+}
+
 // lowerQKV adds the matmul_qkv dispatch of a qkvRun; li is the input's
 // location, dec the weights' decoder.
 func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec string) error {
@@ -74,13 +95,22 @@ func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec strin
 	if err != nil {
 		return err
 	}
+	rbU := rb
+	if len(run) == 3 && ws[2].Type != q.W.Type {
+		dv, err := decoder(ws[2].Type)
+		if err != nil {
+			return err
+		}
+		dec += "+" + dv
+		rbU = ws[2].Type.RowBytes(K)
+	}
 	var p params
 	p.u(K, NQ, NK, 1, rb)
 	p.loc(li)
 	p.loc(ls[0])
 	p.loc(ls[1])
 	p.loc(ls[2])
-	p.u(len(run))
+	p.u(len(run), rbU)
 	c.fused = len(run) - 1
 	return c.dispatch("matmul_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, rowGroups(NQ)+(len(run)-1)*rowGroups(NK))
 }

@@ -13,13 +13,15 @@ import (
 
 // The query, key and value products of a decode step in one dispatch
 // (matmul_qkv) give what a dispatch each gives bit for bit, for three
-// weights of one type and for two (the values' weights of another type, as
-// in the Q4_K_M mix), with and without subgroups.
+// weights of one type and for values' weights of another type (Q6_K beside
+// Q4_K in the Q4_K_M mix; Q8_0 beside the 32-value types), with and
+// without subgroups. Values whose type rounds the input otherwise stay a
+// product apart.
 func TestQKVFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
-			for _, vt := range []gguf.TensorType{wt, gguf.Q6_K} {
-				if vt == gguf.Q6_K && wt == gguf.Q6_K {
+			for i, vt := range []gguf.TensorType{wt, gguf.Q6_K, gguf.Q8_0} {
+				if i > 0 && vt == wt {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/%s/v=%s", mode, wt, vt), func(t *testing.T) {
@@ -65,11 +67,24 @@ func qkv(t *testing.T, be gpu.Backend, wt, vt gguf.TensorType) {
 	// Apart: two Scales and a product each; together, one dispatch for the
 	// products of one type.
 	want := ka - 4
-	if vt != wt {
+	if vt != wt && roundsAs(wt) != roundsAs(vt) {
 		want = ka - 3
 	}
 	if kf > want {
 		t.Errorf("%d kernels with the products together, %d apart (two of them Scales): want at most %d", kf, ka, want)
 	}
 	sameBits(t, fused, apart)
+}
+
+// roundsAs names how a product of weights of type wt rounds its input
+// before the sums: as llama.cpp's vec_dot_type, Q8_K for the k-quants,
+// Q8_0 for the 32-value types, itself for F16 and F32.
+func roundsAs(wt gguf.TensorType) string {
+	switch wt {
+	case gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
+		return "q8_k"
+	case gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.Q8_0:
+		return "q8_0"
+	}
+	return wt.String()
 }
