@@ -1,10 +1,12 @@
 // Out[n, b, t] = Σ_k W[k, n, b] · In[k, b, t] for weights in their file
 // layout: a workgroup computes ROWS consecutive rows of one (b, t)
-// (matvec.wgsl). An epilogue may also write F = P + E (1), silu(E)·P (2)
-// or silu(P)·E (3) from the product P and a tensor E of Out's shape: the
-// residual add or the gated unit that would otherwise be a dispatch of
-// their own. Words: 0 K, 1 N, 2 B, 3 T, 4 row bytes, In at 5, Out at 10,
-// 15 epilogue, E at 16, F at 21, 26 the byte where W's row 0 starts.
+// (matvec.wgsl). An epilogue may also write F = P + E (1), silu(E)·P (2),
+// silu(P)·E (3) or G + (P + E) (4) from the product P and tensors E and G
+// of Out's shape: the residual add, the gated unit, or a shared expert's
+// two adds (the chosen experts' sum, then the residual) that would
+// otherwise be dispatches of their own. Words: 0 K, 1 N, 2 B, 3 T, 4 row
+// bytes, In at 5, Out at 10, 15 epilogue, E at 16, F at 21, 26 the byte
+// where W's row 0 starts, G at 27.
 //!use common
 //!dot
 //!use matvec
@@ -15,6 +17,7 @@
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 @group(0) @binding(5) var<storage, read_write> E: array<f32>;
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
+@group(0) @binding(7) var<storage, read_write> G: array<f32>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
@@ -37,5 +40,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var f = s + e;
     if (kind == 2u) { f = swiglu(e, s); }
     if (kind == 3u) { f = swiglu(s, e); }
+    if (kind == 4u) { f = G[at(27u, n, b, t, 0u)] + f; }
     F[at(21u, n, b, t, 0u)] = f;
 }

@@ -231,7 +231,13 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		return c.lowerQKV(run, in, li, dec)
 	}
 	kind, other, out := c.epilogue(o, in)
-	lx, err := locsOf(other, out)
+	second := other
+	if kernel == "matmul" && kind == epiAdd {
+		if g, out2 := c.secondAdd(o, in, out); g != nil {
+			kind, second, out = epiAddAdd, g, out2
+		}
+	}
+	lx, err := locsOf(other, out, second)
 	if err != nil {
 		return err
 	}
@@ -240,7 +246,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 			lx[i].stride[2], lx[i].stride[1] = lx[i].stride[1], 0
 		}
 	}
-	le, lf := lx[0], lx[1]
+	le, lf, lg := lx[0], lx[1], lx[2]
 	for _, pt := range parts {
 		n := pt.r1 - pt.r0
 		if B > 1 {
@@ -254,7 +260,12 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		p.loc(shiftRows(le, pt.r0))
 		p.loc(shiftRows(lf, pt.r0))
 		p.u(pt.base)
-		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.Out, other, out}, pt, groups(n)); err != nil {
+		ts := []*gpu.Tensor{o.W, in, o.Out, other, out}
+		if kernel == "matmul" {
+			p.loc(shiftRows(lg, pt.r0))
+			ts = append(ts, second)
+		}
+		if err := c.dispatchPart(kernel, dec, p, false, ts, pt, groups(n)); err != nil {
 			return err
 		}
 	}
@@ -335,6 +346,7 @@ const (
 	epiAdd      // Add: P + other
 	epiSiluGate // SwiGLU with P as Up: silu(other)·P
 	epiSiluUp   // SwiGLU with P as Gate: silu(P)·other
+	epiAddAdd   // two Adds: second + (P + other)
 )
 
 // epilogue fuses the op after the product o into it when that op is an
@@ -386,6 +398,45 @@ func (c *compiler) epilogue(o *gpu.MatMul, in *gpu.Tensor) (int, *gpu.Tensor, *g
 	}
 	c.fused = 1
 	return kind, other, out
+}
+
+// secondAdd matches, after the product o and an Add of its output fused
+// as the epilogue writing t, a second Add of t and another tensor g, with
+// t read by nothing after: an expert layer's shared expert, whose down
+// product adds the chosen experts' sum and then the residual. matmul.wgsl
+// then writes g + (P + other) to the second Add's output, the two adds in
+// the graph's order, so the result is theirs bit for bit: a dispatch less
+// a layer. It returns g and that output, or nils.
+func (c *compiler) secondAdd(o *gpu.MatMul, in, t *gpu.Tensor) (*gpu.Tensor, *gpu.Tensor) {
+	if len(c.rest) < 2 {
+		return nil, nil
+	}
+	n, ok := c.rest[1].(*gpu.Add)
+	if !ok || n.A == n.B || n.Out == nil {
+		return nil, nil
+	}
+	g := n.A
+	if g == t {
+		g = n.B
+	} else if n.B != t {
+		return nil, nil
+	}
+	if !c.unread(3, t) {
+		return nil, nil
+	}
+	for _, u := range []*gpu.Tensor{g, n.Out} {
+		if u.Type != tF32 || u.Shape != o.Out.Shape {
+			return nil, nil
+		}
+		if r := u.Root(); r == in.Root() || r == o.W.Root() || r == o.Out.Root() {
+			return nil, nil
+		}
+		if _, err := locOf(u); err != nil {
+			return nil, nil
+		}
+	}
+	c.fused = 2
+	return g, n.Out
 }
 
 // matvecRows is ROWS of matvec.wgsl: the rows one matvec workgroup takes.
