@@ -7,29 +7,56 @@
 // scales after them (round_block's write_scales). One thread per value and 256 a
 // workgroup, so a block's extreme is a workgroup reduction rather than a
 // serial loop (K is whole blocks, so blocks never straddle workgroups).
-// Words: 0 K, 1 rows, 2 block size, 3 mode, 4 In's dim 1 (to split the row
-// index), In at 5.
+// A second tensor (X2 into Y2, in the same mode) may follow in the same
+// dispatch from workgroup word 20 on: the input of the next product, ready
+// already (a shared expert's, beside the chosen experts' input), which
+// saves that product its own dispatch. A dispatch of one tensor binds it
+// twice. Words: 0 K, 1 rows, 2 block size, 3 mode, 4 In's dim 1 (to split
+// the row index), In at 5; 10 K, 11 rows and 14 dim 1 of the second, its
+// In at 15; 20 the first tensor's workgroups.
 //!use common
 //!use round_block
+//!twin Y Y2
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(4) var<storage, read_write> X2: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Y2: array<f32>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let K = pu(0u);
+    let g = group_index(wid, nwg);
+    let second = g >= pu(20u);
+    let w = select(0u, 10u, second);
+    let K = pu(w);
+    let rows = pu(w + 1u);
     let mode = pu(3u);
-    let u = group_index(wid, nwg) * 256u + li;
-    let live = u < K * pu(1u);
+    let u = (g - select(0u, pu(20u), second)) * 256u + li;
+    let live = u < K * rows;
     let row = u / K;
+    let d1 = pu(w + 4u);
     var x = 0.0;
-    if (live) { x = X[at(5u, u % K, row % pu(4u), row / pu(4u), 0u)]; }
+    if (live) {
+        if (second) {
+            x = X2[at(15u, u % K, row % d1, row / d1, 0u)];
+        } else {
+            x = X[at(5u, u % K, row % d1, row / d1, 0u)];
+        }
+    }
+    // No return that depends on the thread before round_block's barriers:
+    // browsers reject the kernel where one might skip them.
     if (mode >= 2u) {
-        if (live) { Y[u] = select(x, half(x), mode == 2u); }
+        let y = select(x, half(x), mode == 2u);
+        if (live && second) { Y2[u] = y; }
+        if (live && !second) { Y[u] = y; }
         return;
     }
     let y = round_block(x, li, pu(2u), mode);
-    if (live) {
+    if (live && second) {
+        Y2[u] = y;
+        write_scales_Y2(u, K * rows, pu(2u));
+    }
+    if (live && !second) {
         Y[u] = y;
-        write_scales(u, K * pu(1u), pu(2u));
+        write_scales(u, K * rows, pu(2u));
     }
 }

@@ -54,6 +54,8 @@ type compiler struct {
 	// does the first few of them (a fused epilogue) sets fused to how many.
 	rest  []gpu.Op
 	fused int
+	// op is the op being lowered.
+	op gpu.Op
 	// scratch is the attention scores' memory, one for every layer.
 	scratch *gpu.Tensor
 	// ropeTables are the exact ropes' cos/sin tables made so far.
@@ -112,6 +114,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		op := g.Ops[i]
 		c.rest = g.Ops[i+1:]
 		c.fused = 0
+		c.op = op
 		// What an op writes drops the rounded copies of that memory before
 		// it is lowered, so a lowering may leave fresh ones (an RMSNorm
 		// rounding its output), and after ops fused into it.

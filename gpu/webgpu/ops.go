@@ -885,13 +885,90 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	}
 	rows := B * T
 	q := c.roundedTensor(in.Name, K, rows, mode, bs)
+	groups := (rows*K + 255) / 256
 	var p params
 	p.u(K, rows, bs, mode, B)
 	p.loc(l)
-	if err := c.dispatch("quantize_act", "", p, false, []*gpu.Tensor{in, q}, (rows*K+255)/256); err != nil {
+	ts := []*gpu.Tensor{in, q, in, q}
+	pair, pl, K2 := c.roundPartner(in, mode, bs)
+	var q2 *gpu.Tensor
+	if pair != nil {
+		q2 = c.roundedTensor(pair.Name, K2, 1, mode, bs)
+		p.u(K2, 1, 0, 0, 1)
+		p.loc(pl)
+		ts[2], ts[3] = pair, q2
+	} else {
+		p.u(0, 0, 0, 0, 0)
+		p.loc(loc{})
+	}
+	p.u(groups)
+	total := groups
+	if pair != nil {
+		total += (K2 + 255) / 256
+	}
+	if err := c.dispatch("quantize_act", "", p, false, ts, total); err != nil {
 		return nil, l, err
 	}
 	ql := roundedLoc(K, B)
 	c.rounded[key] = roundedAct{q, ql}
+	if pair != nil {
+		c.rounded[roundKeyOf(pair, mode, 1)] = roundedAct{q2, roundedLoc(K2, 1)}
+	}
 	return q, ql, nil
+}
+
+// roundPartner finds the input of the next product, when a decode step's
+// op being lowered rounds in for its own product: if that product rounds
+// its input {K2} alike (mode and block size) and the input is final
+// already (written by no op from this one to that product's), quantize_act
+// rounds it in the same dispatch. That is a shared expert's input, ready
+// beside the chosen experts' since their gated units ran in one dispatch:
+// a dispatch less a layer. It returns the input, its location and K2, or
+// nil.
+func (c *compiler) roundPartner(in *gpu.Tensor, mode, bs int) (*gpu.Tensor, loc, int) {
+	if c.g.Tokens != 1 || c.be.selfRounding || c.op == nil {
+		return nil, loc{}, 0
+	}
+	writes := func(op gpu.Op, t *gpu.Tensor) bool {
+		for _, o := range op.Outputs() {
+			if o.Root() == t.Root() {
+				return true
+			}
+		}
+		return false
+	}
+	for j, op := range c.rest {
+		switch op.(type) {
+		case *gpu.MatMul, *gpu.MatMulID:
+		default:
+			continue
+		}
+		m, ok := op.(*gpu.MatMul)
+		if !ok {
+			return nil, loc{}, 0
+		}
+		K2 := m.W.Shape[0]
+		x := m.In
+		if x.Root() == in.Root() || m.W.Shape[2] != 1 || x.Shape != gpu.Shape4(K2, 1) {
+			return nil, loc{}, 0
+		}
+		if md, b, err := roundMode(m.W.Type, K2); err != nil || md != mode || b != bs {
+			return nil, loc{}, 0
+		}
+		if _, done := c.rounded[roundKeyOf(x, mode, 1)]; done || writes(c.op, x) {
+			return nil, loc{}, 0
+		}
+		for _, before := range c.rest[:j] {
+			if writes(before, x) {
+				return nil, loc{}, 0
+			}
+		}
+		l, err := locOf(x)
+		// F32 weights read packed activations as they are (roundActivations).
+		if err != nil || m.W.Type == gguf.F32 && l.stride[0] == 1 {
+			return nil, loc{}, 0
+		}
+		return x, l, K2
+	}
+	return nil, loc{}, 0
 }
