@@ -23,12 +23,16 @@
 // compiler folds ops into their neighbours' kernels: an RMSNorm also
 // writes the rounded copy the products after it read (for a MoE router's
 // experts too), a product also does the residual Add or the SwiGLU right
-// after it, a decode step's query, key and value products are one dispatch
-// (matmul_qkv), the gate and up products of weights of one type and shape
-// are one dispatch with their SwiGLU, for dense layers and for the chosen
-// experts (matmul_id_gate_up), and the experts' down products also take
-// their weighted sum and the residual add (matmul_id_weighted). A dense
-// decode layer is 10 kernels, a qwen3moe layer 12.
+// after it (or, for a shared expert's down product, both Adds after it), a
+// decode step's query, key and value products are one dispatch
+// (matmul_qkv, the values' weights possibly of a second type), the gate
+// and up products of weights of one type and shape are one dispatch with
+// their SwiGLU, for dense layers and for the chosen experts
+// (matmul_id_gate_up), the experts' down products also take their
+// weighted sum and the residual add (matmul_id_weighted), and an
+// activation rounding also rounds the next product's input when that is
+// ready and rounds alike (the shared expert's). A dense decode layer is 10
+// kernels, a qwen3moe layer 12, a GLM-4.7-Flash expert layer 18.
 //
 // The host side of a step (encoding a few hundred dispatches) overlaps the
 // device's work when the engine chains greedy steps: CopyBuffer feeds one
@@ -61,7 +65,7 @@ type Options struct {
 	// rounded copy another kernel wrote: MLA's per-head products, a
 	// norm with the products of its output, and the experts' down
 	// product with the shared expert's (MLA decode layers in 12
-	// kernels, against 15 dense and 20 with experts without it). Off by
+	// kernels, against 15 dense and 18 with experts without it). Off by
 	// default: every workgroup redoes that work, and on the H100 a
 	// GLM-4.7-Flash decode step took 48.5 ms with it, 26.5 without.
 	// (moe_down on inputs quantize_act rounded, without redoing work,
