@@ -17,6 +17,7 @@ func TestBindings(t *testing.T) {
 		{4, "O", true, "array<f32>"},
 		{5, "E", true, "array<f32>"},
 		{6, "F", true, "array<f32>"},
+		{7, "G", true, "array<f32>"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("matmul declares %v, want %v", got, want)
