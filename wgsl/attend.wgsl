@@ -1,7 +1,7 @@
 // What the attention kernels share: the query head in workgroup memory,
 // scores against cached keys, a chunk of weights, and max and sum over
-// the WG threads of the kernel's workgroup (a power of two). Call the
-// reductions from uniform control flow.
+// the WG threads of the kernel's workgroup (workgroup_reduce).
+//!use workgroup_reduce
 const MAXD = 640u;
 const CHUNK = 1024u;
 const PER = 10u; // MAXD / 64 output values per thread
@@ -15,7 +15,6 @@ const SCH = 16u;
 const SLANES = 4u;
 var<workgroup> q: array<f32, 640>;
 var<workgroup> w: array<f32, 1024>;
-var<workgroup> red: array<f32, WG>;
 var<workgroup> part: array<f32, 64>; // SCH * SLANES
 
 fn score(j: u32, kbase: u32) -> f32 {
@@ -43,26 +42,3 @@ fn cached(x: f32) -> f32 {
     return x;
 }
 
-fn reduce_max(li: u32, x: f32) -> f32 {
-    red[li] = x;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s >>= 1u) {
-        if (li < s) { red[li] = max(red[li], red[li + s]); }
-        workgroupBarrier();
-    }
-    let r = red[0];
-    workgroupBarrier();
-    return r;
-}
-
-fn reduce_sum(li: u32, x: f32) -> f32 {
-    red[li] = x;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s >>= 1u) {
-        if (li < s) { red[li] += red[li + s]; }
-        workgroupBarrier();
-    }
-    let r = red[0];
-    workgroupBarrier();
-    return r;
-}

@@ -43,16 +43,13 @@ func decls(src string) ([]decl, error) {
 	return out, nil
 }
 
-// uses reports whether text names identifier n (not as a field: a name
-// after a '.' is a member).
-func uses(text, n string) bool {
-	return regexp.MustCompile(`(^|[^.\w])` + n + `\b`).MatchString(text)
-}
+// ident matches identifier n where it names a module-scope declaration:
+// not as a member (after a '.').
+func ident(n string) *regexp.Regexp { return regexp.MustCompile(`(^|[^.\w])` + n + `\b`) }
 
-// rename replaces identifier n in text by m, except as a member (after a
-// '.') or where it declares one (before a ':', a struct's field).
-func rename(text, n, m string) string {
-	re := regexp.MustCompile(`(^|[^.\w])` + n + `\b`)
+// rename replaces identifier n (matched by re, ident(n)) in text by m,
+// except where it declares a struct's field (before a ':').
+func rename(text string, re *regexp.Regexp, n, m string) string {
 	var b strings.Builder
 	last := 0
 	for _, at := range re.FindAllStringIndex(text, -1) {
@@ -98,12 +95,14 @@ func Other(src, chain, from, to string) (string, error) {
 		have[d.name] = d.text
 	}
 	reads := regexp.MustCompile(`\b` + from + `\s*\[`)
-	renamed := map[string]bool{}
+	// renamed maps each declaration to be renamed to its identifier's
+	// pattern.
+	renamed := map[string]*regexp.Regexp{}
 	for _, d := range theirs {
 		text, ok := have[d.name]
 		_, overridden := have[d.name+"_"+to]
 		if reads.MatchString(d.text) || ok && text != d.text || overridden {
-			renamed[d.name] = true
+			renamed[d.name] = ident(d.name)
 		}
 	}
 	if len(renamed) == 0 {
@@ -112,12 +111,12 @@ func Other(src, chain, from, to string) (string, error) {
 	for grew := true; grew; {
 		grew = false
 		for _, d := range theirs {
-			if renamed[d.name] {
+			if renamed[d.name] != nil {
 				continue
 			}
-			for n := range renamed {
-				if uses(d.text, n) {
-					renamed[d.name], grew = true, true
+			for _, re := range renamed {
+				if re.MatchString(d.text) {
+					renamed[d.name], grew = ident(d.name), true
 					break
 				}
 			}
@@ -126,7 +125,7 @@ func Other(src, chain, from, to string) (string, error) {
 	var b strings.Builder
 	b.WriteString(src)
 	for _, d := range theirs {
-		if !renamed[d.name] {
+		if renamed[d.name] == nil {
 			if _, ok := have[d.name]; !ok {
 				b.WriteString(d.text)
 				b.WriteByte('\n')
@@ -138,8 +137,8 @@ func Other(src, chain, from, to string) (string, error) {
 			continue
 		}
 		text := reads.ReplaceAllString(d.text, to+"[")
-		for n := range renamed {
-			text = rename(text, n, n+"_"+to)
+		for n, re := range renamed {
+			text = rename(text, re, n, n+"_"+to)
 		}
 		b.WriteString(text)
 		b.WriteByte('\n')

@@ -10,34 +10,28 @@
 // 5 scale, Logits at 6, IDs at 11, Weights at 16, 21 zero (ZERO_WORD,
 // for route_exact).
 //!use common
+//!use workgroup_reduce
 //!use route_gating
 @group(0) @binding(2) var<storage, read_write> L: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Bias: array<f32>;
 @group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> Wt: array<f32>;
 
-const NT = 64u;
+const WG = 64u;
 const MAXE = 512u;
 const MAXK = 32u;
 var<workgroup> pr: array<f32, MAXE>;
 var<workgroup> key: array<f32, MAXE>;
 var<workgroup> chosen: array<u32, MAXK>;
 var<workgroup> weight: array<f32, MAXK>;
-var<workgroup> red: array<f32, NT>;
 var<workgroup> shared_sum: f32;
 
 // scores_max is the largest of pr[0..n), to every thread. Call from
 // uniform control flow.
 fn scores_max(li: u32, n: u32) -> f32 {
     var m = -3.4e38;
-    for (var e = li; e < n; e += NT) { m = max(m, pr[e]); }
-    red[li] = m;
-    workgroupBarrier();
-    for (var w = NT / 2u; w > 0u; w >>= 1u) {
-        if (li < w) { red[li] = max(red[li], red[li + w]); }
-        workgroupBarrier();
-    }
-    return red[0];
+    for (var e = li; e < n; e += WG) { m = max(m, pr[e]); }
+    return reduce_max(li, m);
 }
 
 // beats is whether expert j ranks before expert e: a higher key, or an
@@ -49,7 +43,7 @@ fn beats(j: u32, e: u32) -> bool {
     return ke != ke || kj > ke || (kj == ke && j < e);
 }
 
-@compute @workgroup_size(NT)
+@compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let t = group_index(wid, nwg);
     // Through pu_bound: lavapipe would compile a variant of this shader
@@ -57,7 +51,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let E = pu_bound(0u, wid);
     let K = pu_bound(1u, wid);
     let gating = pu(2u);
-    for (var e = li; e < E; e += NT) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
+    for (var e = li; e < E; e += WG) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
     if (li < K) {
         chosen[li] = 0xffffffffu;
         weight[li] = 0.0;
@@ -66,15 +60,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (gating == 0u) {
         softmax(li, E);
     } else if (gating == 1u) {
-        for (var e = li; e < E; e += NT) { pr[e] = sigmoid(pr[e]); }
+        for (var e = li; e < E; e += WG) { pr[e] = sigmoid(pr[e]); }
     }
-    for (var e = li; e < E; e += NT) {
+    for (var e = li; e < E; e += WG) {
         var s = pr[e];
         if (pu(3u) != 0u) { s += Bias[e]; }
         key[e] = s;
     }
     workgroupBarrier();
-    for (var e = li; e < E; e += NT) {
+    for (var e = li; e < E; e += WG) {
         var rank = 0u;
         for (var j = 0u; j < E && rank < K; j++) {
             if (beats(j, e)) { rank++; }

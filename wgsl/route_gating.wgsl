@@ -7,7 +7,7 @@
 // index order. Call from uniform control flow.
 fn softmax(li: u32, n: u32) {
     let mx = scores_max(li, n);
-    for (var e = li; e < n; e += NT) { pr[e] = expf(pr[e] - mx); }
+    for (var e = li; e < n; e += WG) { pr[e] = expf(pr[e] - mx); }
     workgroupBarrier();
     if (li == 0u) {
         var sum = 0.0;
@@ -15,7 +15,7 @@ fn softmax(li: u32, n: u32) {
         shared_sum = sum;
     }
     let sum = workgroupUniformLoad(&shared_sum);
-    for (var e = li; e < n; e += NT) { pr[e] /= sum; }
+    for (var e = li; e < n; e += WG) { pr[e] /= sum; }
     workgroupBarrier();
 }
 

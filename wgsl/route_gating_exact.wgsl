@@ -16,7 +16,7 @@ const ZERO_WORD = 21u;
 fn softmax(li: u32, n: u32) {
     let mx = scores_max(li, n);
     let n16 = n & ~15u;
-    for (var e = li; e < n; e += NT) {
+    for (var e = li; e < n; e += WG) {
         if (e < n16) { pr[e] = exp_ggml(pr[e] - mx); } else { pr[e] = exp_libm(pr[e] - mx); }
     }
     workgroupBarrier();
@@ -31,7 +31,7 @@ fn softmax(li: u32, n: u32) {
         shared_sum = f64_recip_f32(sum);
     }
     let inv = workgroupUniformLoad(&shared_sum);
-    for (var e = li; e < n; e += NT) { pr[e] *= inv; }
+    for (var e = li; e < n; e += WG) { pr[e] *= inv; }
     workgroupBarrier();
 }
 

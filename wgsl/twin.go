@@ -6,8 +6,6 @@ import (
 	"strings"
 )
 
-var fnDecl = regexp.MustCompile(`^fn\s+(\w+)\s*\(`)
-
 // Twin appends to an assembled kernel a copy of every module-scope
 // function that reads the storage array from, directly or through another
 // such function, reading array to instead and named with the suffix _to.
@@ -16,28 +14,15 @@ var fnDecl = regexp.MustCompile(`^fn\s+(\w+)\s*\(`)
 // one dispatch) calls the twins for the second. The kernel's entry point
 // (main) is not copied; it calls whichever it needs.
 func Twin(src, from, to string) (string, error) {
-	type fn struct{ name, body string }
-	var fns []fn
-	lines := strings.SplitAfter(src, "\n")
-	for i := 0; i < len(lines); i++ {
-		m := fnDecl.FindStringSubmatch(lines[i])
-		if m == nil || m[1] == "main" {
-			continue
+	all, err := decls(src)
+	if err != nil {
+		return "", err
+	}
+	var fns []decl
+	for _, d := range all {
+		if strings.HasPrefix(d.text, "fn ") && d.name != "main" {
+			fns = append(fns, d)
 		}
-		depth, opened, j := 0, false, i
-		for ; j < len(lines); j++ {
-			code, _, _ := strings.Cut(lines[j], "//")
-			depth += strings.Count(code, "{") - strings.Count(code, "}")
-			opened = opened || strings.Contains(code, "{")
-			if opened && depth == 0 {
-				break
-			}
-		}
-		if j == len(lines) {
-			return "", fmt.Errorf("wgsl: function %s has no end", m[1])
-		}
-		fns = append(fns, fn{m[1], strings.Join(lines[i:j+1], "")})
-		i = j
 	}
 	reads := regexp.MustCompile(`\b` + from + `\s*\[`)
 	twinned := map[string]bool{}
@@ -47,9 +32,9 @@ func Twin(src, from, to string) (string, error) {
 			if twinned[f.name] {
 				continue
 			}
-			uses := reads.MatchString(f.body)
+			uses := reads.MatchString(f.text)
 			for n := range twinned {
-				uses = uses || regexp.MustCompile(`\b`+n+`\s*\(`).MatchString(f.body)
+				uses = uses || regexp.MustCompile(`\b`+n+`\s*\(`).MatchString(f.text)
 			}
 			if uses {
 				twinned[f.name], grew = true, true
@@ -65,7 +50,7 @@ func Twin(src, from, to string) (string, error) {
 		if !twinned[f.name] {
 			continue
 		}
-		body := reads.ReplaceAllString(f.body, to+"[")
+		body := reads.ReplaceAllString(f.text, to+"[")
 		for n := range twinned {
 			body = regexp.MustCompile(`\b`+n+`(\s*\()`).ReplaceAllString(body, n+"_"+to+"$1")
 		}

@@ -889,30 +889,25 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	var p params
 	p.u(K, rows, bs, mode, B)
 	p.loc(l)
+	// Without a partner the second tensor is the first again, its
+	// bindings merged into the first's and its workgroups none.
 	ts := []*gpu.Tensor{in, q, in, q}
+	pk, total := 0, groups
 	pair, pl, K2 := c.roundPartner(in, mode, bs)
-	var q2 *gpu.Tensor
 	if pair != nil {
-		q2 = c.roundedTensor(pair.Name, K2, 1, mode, bs)
-		p.u(K2, 1, 0, 0, 1)
-		p.loc(pl)
-		ts[2], ts[3] = pair, q2
-	} else {
-		p.u(0, 0, 0, 0, 0)
-		p.loc(loc{})
+		ts[2], ts[3] = pair, c.roundedTensor(pair.Name, K2, 1, mode, bs)
+		pk, total = K2, groups+(K2+255)/256
 	}
+	p.u(pk, 1, 0, 0, 1)
+	p.loc(pl)
 	p.u(groups)
-	total := groups
-	if pair != nil {
-		total += (K2 + 255) / 256
-	}
 	if err := c.dispatch("quantize_act", "", p, false, ts, total); err != nil {
 		return nil, l, err
 	}
 	ql := roundedLoc(K, B)
 	c.rounded[key] = roundedAct{q, ql}
 	if pair != nil {
-		c.rounded[roundKeyOf(pair, mode, 1)] = roundedAct{q2, roundedLoc(K2, 1)}
+		c.rounded[roundKeyOf(pair, mode, 1)] = roundedAct{ts[3], roundedLoc(K2, 1)}
 	}
 	return q, ql, nil
 }
@@ -938,14 +933,12 @@ func (c *compiler) roundPartner(in *gpu.Tensor, mode, bs int) (*gpu.Tensor, loc,
 		return false
 	}
 	for j, op := range c.rest {
-		switch op.(type) {
-		case *gpu.MatMul, *gpu.MatMulID:
-		default:
-			continue
+		if _, byExpert := op.(*gpu.MatMulID); byExpert {
+			return nil, loc{}, 0
 		}
 		m, ok := op.(*gpu.MatMul)
 		if !ok {
-			return nil, loc{}, 0
+			continue
 		}
 		K2 := m.W.Shape[0]
 		x := m.In

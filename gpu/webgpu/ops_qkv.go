@@ -9,8 +9,8 @@ import "github.com/emberllm/ember/gpu"
 // attention block's query, key and value projections, which matmul_qkv
 // computes in one dispatch. The keys' weights are of o's type; the values'
 // may be of another that rounds the input alike (Q6_K values beside Q4_K
-// queries and keys in the Q4_K_M mix), else they stay a product apart. Decode steps only (T = 1): larger steps take
-// the tiled products. It returns the products, o first, or nil. in is o's
+// queries and keys in the Q4_K_M mix), else they stay a product apart.
+// Decode steps only (T = 1): larger steps take the tiled products. It returns the products, o first, or nil. in is o's
 // (rounded) input; B and parts, o's batch and the bindings its weights
 // need.
 func (c *compiler) qkvRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu.MatMul {
@@ -20,7 +20,7 @@ func (c *compiler) qkvRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu
 	run := []*gpu.MatMul{o}
 	for _, op := range c.rest {
 		m, ok := op.(*gpu.MatMul)
-		if !ok || len(run) == 3 || m.In != o.In || !c.qkvTypes(o.W.Type, m.W.Type, len(run)) || m.W.Shape[0] != o.W.Shape[0] ||
+		if !ok || len(run) == 3 || m.In != o.In || !qkvTypes(o.W.Type, m.W.Type, len(run)) || m.W.Shape[0] != o.W.Shape[0] ||
 			m.W.Shape[2] != 1 || !m.W.Contiguous() || (len(run) == 2 && m.W.Shape != run[1].W.Shape) {
 			break
 		}
@@ -63,7 +63,7 @@ func (c *compiler) qkvRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu
 // qkvTypes reports whether matmul_qkv reads weights of type t as its
 // i-th (1 keys, 2 values) beside queries of type q: keys of q's type,
 // values of any type with a decoder that rounds the input as q does.
-func (c *compiler) qkvTypes(q, t gpu.Type, i int) bool {
+func qkvTypes(q, t gpu.Type, i int) bool {
 	if t == q {
 		return true
 	}
