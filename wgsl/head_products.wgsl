@@ -6,6 +6,7 @@
 // those of the two dispatches bit for bit. Words as matmul's (0 K, 1 N,
 // 2 B, 3 T, 4 row bytes, In at 5, Out at 10, 26 the byte where W's row 0
 // starts; no epilogue), 27 block size, 28 quantize_act's mode.
+//!swap matvec_shape matvec_shape_wide
 //!use common
 //!dot
 //!use matvec
@@ -19,26 +20,28 @@
 // bound.
 @group(0) @binding(5) var<storage, read> X: array<vec4<f32>>;
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
     let K = pu(0u);
     let N = pu(1u);
     let B = pu(2u);
-    let groups = (N + ROWS - 1u) / ROWS;
-    let n0 = (g % groups) * ROWS;
+    let groups = (N + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
+    // this thread's matvec group's rows, and its place in the group
+    let n0 = (g % groups) * ROWS * GROUPS + (l.li / WG) * ROWS;
+    let li = l.li % WG;
     let b = (g / groups) % B;
     let t = g / (groups * B);
     let live = t < pu(3u);
-    for (var i = l.li; i < K; i += WG) {
+    for (var i = l.li; i < K; i += THREADS) {
         var x = 0.0;
         if (live) { x = IN[at(5u, i, b, t, 0u)]; }
         XR[i >> 2u][i & 3u] = x;
     }
     workgroupBarrier();
     round_xr(l.li, K, pu(27u), pu(28u));
-    if (live) { accumulate_XR(0u, b * N + n0, N - n0, l.li, pu(26u)); }
+    if (live && n0 < N) { accumulate_XR(0u, b * N + n0, N - n0, li, pu(26u)); }
     let s = reduce_rows(l);
-    if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
-    O[at(10u, n0 + l.li, b, t, 0u)] = s;
+    if (!live || li >= ROWS || n0 + li >= N) { return; }
+    O[at(10u, n0 + li, b, t, 0u)] = s;
 }

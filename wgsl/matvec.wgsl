@@ -4,9 +4,9 @@
 // threads taking neighbouring parts of a block (dot_TYPE), so a subgroup's
 // loads fall on a few cache lines of W and X rather than one line per
 // thread, and rows of few 256-value blocks still keep every thread busy.
-// Each thread reads its part of X once for all ROWS rows.
-const ROWS = 2u;
-const WG = 64u;
+// Each thread reads its part of X once for all ROWS rows. ROWS and WG
+// come from matvec_shape (or the helper a kernel swaps in for it).
+//!use matvec_shape
 // The parameter word holding a weight row's length in bytes.
 const ROW_BYTES_WORD = 4u;
 var<private> acc: array<f32, ROWS>;

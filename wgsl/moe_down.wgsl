@@ -13,6 +13,7 @@
 // words unused), the shared experts' input at 47, 52 block size, 53
 // quantize_act's mode. W and IN are the chosen experts' weights and
 // input, WS and INS the shared ones'.
+//!swap matvec_shape matvec_shape_wide
 //!use common
 //!dot
 //!use matvec
@@ -37,7 +38,7 @@
 // slot_input rounds slot x's input row into XR.
 fn slot_input(x: ExpertRows, li: u32) -> u32 {
     let K = pu(0u);
-    for (var i = li; i < K; i += WG) { XR[i >> 2u][i & 3u] = IN[x.xo + i]; }
+    for (var i = li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = IN[x.xo + i]; }
     workgroupBarrier();
     round_xr(li, K, pu(52u), pu(53u));
     return 0u;
@@ -45,7 +46,7 @@ fn slot_input(x: ExpertRows, li: u32) -> u32 {
 
 fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) {}
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let N = pu(1u);
     let K = pu(0u);
@@ -54,12 +55,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     // the last reduction's totals are still being read
     workgroupBarrier();
     for (var i = 0u; i < ROWS; i++) { acc[i] = 0.0; }
-    for (var i = l.li; i < K; i += WG) { XR[i >> 2u][i & 3u] = INS[at(47u, i, 0u, x.t, 0u)]; }
+    for (var i = l.li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = INS[at(47u, i, 0u, x.t, 0u)]; }
     workgroupBarrier();
     round_xr(l.li, K, pu(52u), pu(53u));
-    if (x.live) { accumulate_WS_XR(0u, x.n0, N - x.n0, l.li, 0u); }
+    let li = l.li % WG;
+    if (x.live && x.n0 < N) { accumulate_WS_XR(0u, x.n0, N - x.n0, li, 0u); }
     let sh = reduce_rows(l);
-    if (!x.live || l.li >= ROWS || x.n0 + l.li >= N) { return; }
-    let n = x.n0 + l.li;
+    if (!x.live || li >= ROWS || x.n0 + li >= N) { return; }
+    let n = x.n0 + li;
     F[at(42u, n, x.t, 0u, 0u)] = E[at(37u, n, x.t, 0u, 0u)] + (sh + r.y);
 }

@@ -15,6 +15,7 @@
 // is. When word 45 (N2) is not 0, a second product of the row (W2, of
 // W's type and row length) takes the workgroups after the first's and
 // writes O2 at 46.
+//!swap matvec_shape matvec_shape_wide
 //!use common
 //!dot
 //!use matvec
@@ -36,52 +37,57 @@
 
 var<workgroup> squares: array<f32, 256>;
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
     let K = pu(0u);
     // a decode step: one token; the workgroups past the first product's
     // take the second's rows
-    let first_groups = (pu(1u) + ROWS - 1u) / ROWS;
+    let first_groups = (pu(1u) + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
     let second = g >= first_groups;
     var N = pu(1u);
-    var n0 = g * ROWS;
+    var g1 = g;
     if (second) {
         N = pu(45u);
-        n0 = (g - first_groups) * ROWS;
+        g1 = g - first_groups;
     }
-    for (var i = l.li; i < K; i += WG) { XR[i >> 2u][i & 3u] = IN[at(5u, i, 0u, 0u, 0u)]; }
+    // this thread's matvec group's rows, and its place in the group
+    let n0 = g1 * ROWS * GROUPS + (l.li / WG) * ROWS;
+    let li = l.li % WG;
+    for (var i = l.li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = IN[at(5u, i, 0u, 0u, 0u)]; }
     workgroupBarrier();
     // thread j of the norm kernel's NT sums values j, j+NT, ...; then
     // halves fold onto the first NT/2, and so on
     let NT = pu(30u);
-    for (var j = l.li; j < NT; j += WG) {
+    for (var j = l.li; j < NT; j += THREADS) {
         var s = 0.0;
         for (var i = j; i < K; i += NT) { s += xr(i) * xr(i); }
         squares[j] = s;
     }
     workgroupBarrier();
     for (var w = NT / 2u; w > 0u; w >>= 1u) {
-        for (var j = l.li; j < w; j += WG) { squares[j] += squares[j + w]; }
+        for (var j = l.li; j < w; j += THREADS) { squares[j] += squares[j + w]; }
         workgroupBarrier();
     }
     let scale = 1.0 / sqrt(squares[0] / f32(K) + pf(29u));
-    for (var i = l.li; i < K; i += WG) { XR[i >> 2u][i & 3u] = xr(i) * scale * NW[at(31u, i, 0u, 0u, 0u)]; }
+    for (var i = l.li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = xr(i) * scale * NW[at(31u, i, 0u, 0u, 0u)]; }
     workgroupBarrier();
     let first = g == 0u && pu(36u) != 0u;
     if (first) {
-        for (var i = l.li; i < K; i += WG) { NO[at(40u, i, 0u, 0u, 0u)] = xr(i); }
+        for (var i = l.li; i < K; i += THREADS) { NO[at(40u, i, 0u, 0u, 0u)] = xr(i); }
     }
     round_xr(l.li, K, pu(27u), pu(28u));
-    if (second) { accumulate_W2_XR(0u, n0, N - n0, l.li, 0u); } else { accumulate_XR(0u, n0, N - n0, l.li, pu(26u)); }
+    if (n0 < N) {
+        if (second) { accumulate_W2_XR(0u, n0, N - n0, li, 0u); } else { accumulate_XR(0u, n0, N - n0, li, pu(26u)); }
+    }
     let s = reduce_rows(l);
-    if (l.li < ROWS && n0 + l.li < N) {
-        if (second) { O2[at(46u, n0 + l.li, 0u, 0u, 0u)] = s; } else { O[at(10u, n0 + l.li, 0u, 0u, 0u)] = s; }
+    if (li < ROWS && n0 + li < N) {
+        if (second) { O2[at(46u, n0 + li, 0u, 0u, 0u)] = s; } else { O[at(10u, n0 + li, 0u, 0u, 0u)] = s; }
     }
     if (first && pu(37u) != 0u) {
         // the product read the row unrounded (F32 weights): round it now
         workgroupBarrier();
         round_xr(l.li, K, pu(38u), pu(39u));
-        for (var i = l.li; i < K; i += WG) { Y[i] = xr(i); }
+        for (var i = l.li; i < K; i += THREADS) { Y[i] = xr(i); }
     }
 }

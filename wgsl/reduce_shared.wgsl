@@ -1,22 +1,24 @@
-// Sums every thread's ROWS partial sums (acc) over a workgroup of WG
-// threads through workgroup memory alone, for adapters without subgroup
-// operations: a tree of log2(WG) rounds, all rows at once.
+// Sums every thread's ROWS partial sums (acc) over each matvec group of WG
+// threads (matvec_shape) through workgroup memory alone, for adapters
+// without subgroup operations: a tree of log2(WG) rounds, all rows at once.
 struct Lane {
     @builtin(local_invocation_index) li: u32,
 }
-var<workgroup> red: array<f32, ROWS * WG>;
+var<workgroup> red: array<f32, ROWS * THREADS>;
 
-// reduce_rows returns row li's total to threads li < ROWS. Call it from
-// uniform control flow.
+// reduce_rows returns row r's total of its group to the group's thread r
+// (li % WG = r < ROWS). Call it from uniform control flow.
 fn reduce_rows(l: Lane) -> f32 {
-    for (var r = 0u; r < ROWS; r++) { red[r * WG + l.li] = acc[r]; }
+    let base = (l.li / WG) * ROWS * WG;
+    let i0 = l.li % WG;
+    for (var r = 0u; r < ROWS; r++) { red[base + r * WG + i0] = acc[r]; }
     workgroupBarrier();
     for (var w = WG / 2u; w > 0u; w >>= 1u) {
-        if (l.li < w) {
-            for (var r = 0u; r < ROWS; r++) { red[r * WG + l.li] += red[r * WG + l.li + w]; }
+        if (i0 < w) {
+            for (var r = 0u; r < ROWS; r++) { red[base + r * WG + i0] += red[base + r * WG + i0 + w]; }
         }
         workgroupBarrier();
     }
-    if (l.li < ROWS) { return red[l.li * WG]; }
+    if (i0 < ROWS) { return red[base + i0 * WG]; }
     return 0.0;
 }

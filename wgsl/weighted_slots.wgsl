@@ -10,18 +10,20 @@
 struct SlotSum { x: ExpertRows, y: f32 }
 
 // weighted_slots returns workgroup g's rows (of its last slot: the same
-// rows and token as every slot's) and thread li's weighted sum; call it
-// from uniform control flow.
+// rows and token as every slot's), n0 the first of the thread's matvec
+// group, and thread li's weighted sum; call it from uniform control flow.
 fn weighted_slots(g: u32, l: Lane) -> SlotSum {
     let N = pu(1u);
     let S = pu(2u);
-    let groups = (N + ROWS - 1u) / ROWS;
+    let groups = (N + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
+    let li = l.li % WG;
     // the groups of slot s of this workgroup's token, as matmul_id numbers them
     let first = (g / groups) * groups * S + g % groups;
     var y = 0.0;
     var x: ExpertRows;
     for (var s = 0u; s < S; s++) {
         x = expert_rows(first + s * groups);
+        x.n0 += (l.li / WG) * ROWS;
         if (s > 0u) {
             // the last reduction's totals are still being read
             workgroupBarrier();
@@ -29,10 +31,10 @@ fn weighted_slots(g: u32, l: Lane) -> SlotSum {
         }
         // An id out of range gives zeros, as in matmul_id.
         let xo = slot_input(x, l.li);
-        if (x.e < pu(23u)) { accumulate(xo, x.e * N + x.n0, N - x.n0, l.li, pu(24u)); }
+        if (x.e < pu(23u) && x.n0 < N) { accumulate(xo, x.e * N + x.n0, N - x.n0, li, pu(24u)); }
         let sum = reduce_rows(l);
-        if (x.live && l.li < ROWS && x.n0 + l.li < N) {
-            slot_product(x, s, x.n0 + l.li, sum);
+        if (x.live && li < ROWS && x.n0 + li < N) {
+            slot_product(x, s, x.n0 + li, sum);
             y += Wt[at(26u, s, x.t, 0u, 0u)] * sum;
         }
     }

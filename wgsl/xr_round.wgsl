@@ -22,23 +22,23 @@ fn xr(i: u32) -> f32 { return XR[i >> 2u][i & 3u]; }
 fn round_xr(li: u32, K: u32, bs: u32, mode: u32) {
     if (mode == 3u) { return; }
     if (mode < 2u) {
-        for (var b = li; b < 64u; b += WG) {
+        for (var b = li; b < 64u; b += THREADS) {
             atomicStore(&xr_amax[b], 0u);
             atomicStore(&xr_first[b], KMAX);
         }
         workgroupBarrier();
-        for (var i = li; i < K; i += WG) { atomicMax(&xr_amax[i / bs], bitcast<u32>(abs(xr(i)))); }
+        for (var i = li; i < K; i += THREADS) { atomicMax(&xr_amax[i / bs], bitcast<u32>(abs(xr(i)))); }
         workgroupBarrier();
-        for (var i = li; i < K; i += WG) {
+        for (var i = li; i < K; i += THREADS) {
             if (bitcast<u32>(abs(xr(i))) == atomicLoad(&xr_amax[i / bs])) { atomicMin(&xr_first[i / bs], i); }
         }
         workgroupBarrier();
-        for (var b = li; b < K / bs; b += WG) {
+        for (var b = li; b < K / bs; b += THREADS) {
             xr_scales[b] = q8_scales(bitcast<f32>(atomicLoad(&xr_amax[b])), xr(atomicLoad(&xr_first[b])), mode);
         }
         workgroupBarrier();
     }
-    for (var i = li; i < K; i += WG) {
+    for (var i = li; i < K; i += THREADS) {
         var y = half(xr(i));
         if (mode < 2u) { y = q8_round(xr(i), xr_scales[i / bs], mode); }
         XR[i >> 2u][i & 3u] = y;

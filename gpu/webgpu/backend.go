@@ -37,6 +37,10 @@ type Backend struct {
 	// noHeadProducts keeps batched products on quantize_act and matmul,
 	// for the tests comparing head_products with them.
 	noHeadProducts bool
+	// noNormedProduct and noMoEDown keep, under selfRounding, norms and
+	// the experts' down products in their own dispatches, to time each
+	// self-rounding kernel family alone (BenchmarkDecodeStep).
+	noNormedProduct, noMoEDown bool
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool

@@ -66,9 +66,11 @@ type Options struct {
 	// norm with the products of its output, and the experts' down
 	// product with the shared expert's (MLA decode layers in 12
 	// kernels, against 15 dense and 18 with experts without it). Off by
-	// default: every workgroup redoes that work, and on the H100 a
-	// GLM-4.7-Flash decode step took 48.5 ms with it, 26.5 without.
-	// (moe_down on inputs quantize_act rounded, without redoing work,
-	// measured slower still: GLM decode 63.0 against 70.3 tok/s.)
+	// default: every workgroup redoes that work. Four matvec workgroups
+	// share one prepared row (matvec_shape_wide.wgsl), which took a
+	// GLM-4.7-Flash decode step on the H100 from 33.0 to 17.9 ms, but
+	// with steps queued it is still 11.8 ms against 10.0 without, and
+	// each kernel family alone is slower than the dispatches it replaces
+	// (normed_product 11.0, head_products 10.4, moe_down 10.6 ms).
 	SelfRounding bool
 }

@@ -23,3 +23,10 @@ func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Pro
 // head_products where it can (on) or always into a quantize_act and a
 // matmul dispatch.
 func HeadProducts(be gpu.Backend, on bool) { be.(*Backend).noHeadProducts = !on }
+
+// SelfRoundingKernels sets which of Options.SelfRounding's kernel
+// families be compiles: normed_product, head_products, moe_down.
+func SelfRoundingKernels(be gpu.Backend, normed, head, moe bool) {
+	b := be.(*Backend)
+	b.noNormedProduct, b.noHeadProducts, b.noMoEDown = !normed, !head, !moe
+}

@@ -445,6 +445,16 @@ const matvecRows = 2
 // rowGroups is the number of matvec workgroups covering n rows.
 func rowGroups(n int) int { return (n + matvecRows - 1) / matvecRows }
 
+// wideGroupCount is GROUPS of matvec_shape_wide.wgsl: the matvec workgroups
+// side by side in a workgroup of the products that prepare their own
+// input row, which so takes wideRows rows.
+const (
+	wideGroupCount = 4
+	wideRows       = matvecRows * wideGroupCount
+)
+
+func wideGroups(n int) int { return (n + wideRows - 1) / wideRows }
+
 func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 	dec, err := decoder(o.Table.Type)
 	if err != nil {

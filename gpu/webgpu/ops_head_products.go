@@ -56,5 +56,5 @@ func (c *compiler) lowerHeadProducts(o *gpu.MatMul, li, lo loc, dec string) erro
 	p.loc(loc{})
 	p.loc(loc{})
 	p.u(0, bs, mode)
-	return c.dispatch("head_products", dec, p, false, []*gpu.Tensor{o.W, o.In, o.Out}, rowGroups(N)*B)
+	return c.dispatch("head_products", dec, p, false, []*gpu.Tensor{o.W, o.In, o.Out}, wideGroups(N)*B)
 }

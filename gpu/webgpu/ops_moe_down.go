@@ -19,7 +19,7 @@ type moeDown struct {
 // rounds both inputs' rows in workgroup memory, which holds rows up to
 // headProductsK.
 func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
-	if !c.be.selfRounding || !c.moeFits(4) {
+	if !c.be.selfRounding || c.be.noMoEDown || !c.moeFits(4) {
 		return nil
 	}
 	var m moeDown
@@ -96,5 +96,5 @@ func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec st
 	p.loc(lx)
 	p.u(bs, mode)
 	c.fused = 4
-	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, rowGroups(N)*T)
+	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, wideGroups(N)*T)
 }

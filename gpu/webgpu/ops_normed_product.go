@@ -29,7 +29,7 @@ type normedRun struct {
 // rmsnorm or rmsnorm_round would, for the later readers. It returns nil
 // for none.
 func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
-	if !c.be.selfRounding || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
+	if !c.be.selfRounding || c.be.noNormedProduct || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
 		return nil
 	}
 	K := o.In.Shape[0]
@@ -123,10 +123,10 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, r *normedRun) error {
 	}
 	p.u(b2i(keep), b2i(keep && rounds), keepBS, keepMode)
 	p.loc(ls[3])
-	second, groups := m, rowGroups(N)
+	second, groups := m, wideGroups(N)
 	if r.second != nil {
 		second = r.second
-		groups += rowGroups(second.W.Shape[1])
+		groups += wideGroups(second.W.Shape[1])
 		l2, err := locOf(second.Out)
 		if err != nil {
 			return err

@@ -51,15 +51,27 @@ func TestOpsNoSubgroups(t *testing.T) {
 }
 
 // openB opens the backend of the benchmarks; EMBER_BENCH_SELF_ROUNDING=1
-// sets Options.SelfRounding, to time the fusions it allows, and
+// sets Options.SelfRounding, to time the fusions it allows (or a comma
+// list of the kernel families to allow: normed, head, moe), and
 // EMBER_BENCH_EXACT=1 Options.Exact, to see where exact mode's time goes.
 func openB(b *testing.B) gpu.Backend {
+	self := os.Getenv("EMBER_BENCH_SELF_ROUNDING")
 	be, err := webgpu.Open(webgpu.Options{
-		SelfRounding: os.Getenv("EMBER_BENCH_SELF_ROUNDING") == "1",
+		SelfRounding: self != "",
 		Exact:        os.Getenv("EMBER_BENCH_EXACT") == "1",
 	})
 	if err != nil {
 		b.Fatal(err)
+	}
+	if self != "" && self != "1" {
+		on := map[string]bool{}
+		for _, f := range strings.Split(self, ",") {
+			if f != "normed" && f != "head" && f != "moe" {
+				b.Fatalf("EMBER_BENCH_SELF_ROUNDING=%s: %q is none of normed, head, moe", self, f)
+			}
+			on[f] = true
+		}
+		webgpu.SelfRoundingKernels(be, on["normed"], on["head"], on["moe"])
 	}
 	return be
 }
