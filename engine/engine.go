@@ -33,6 +33,9 @@ type Options struct {
 	Mapped bool
 	// Context is the number of positions of each session's KV cache.
 	Context int
+	// Progress, when set, hears the weight bytes loaded so far and the
+	// file's total after each tensor (model.LoadProgress).
+	Progress func(done, total int64)
 }
 
 // Engine is a loaded model: weights on a backend, tokenizer, chat format.
@@ -75,7 +78,7 @@ func New(r *gguf.Reader, opts Options) (*Engine, error) {
 	if be == nil {
 		be = cpu.NewWith(cpu.Options{Threads: opts.Threads, Mapped: opts.Mapped})
 	}
-	m, err := model.Load(r, be)
+	m, err := model.LoadProgress(r, be, opts.Progress)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,9 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := engine.Load(path, engine.Options{Backend: be, Threads: m.threads, Context: m.ctx})
+	progress, finish := loadProgress()
+	e, err := engine.Load(path, engine.Options{Backend: be, Threads: m.threads, Context: m.ctx, Progress: progress})
+	finish()
 	if err != nil {
 		be.Close()
 		return nil, err

@@ -52,15 +52,29 @@ type Model struct {
 }
 
 // Load reads the config and binds the weights of r onto backend b.
-func Load(r *gguf.Reader, b gpu.Backend) (*Model, error) {
+func Load(r *gguf.Reader, b gpu.Backend) (*Model, error) { return LoadProgress(r, b, nil) }
+
+// LoadProgress is Load calling progress, when not nil, after each weight
+// it binds with the bytes bound so far and the file's tensor bytes (an
+// upper bound: a file may hold tensors the model does not bind).
+func LoadProgress(r *gguf.Reader, b gpu.Backend, progress func(done, total int64)) (*Model, error) {
 	c, err := ReadConfig(&r.Metadata)
 	if err != nil {
 		return nil, err
 	}
 	w := newWeights(r, b)
+	w.progress = progress
+	for _, t := range r.Tensors {
+		w.total += int64(t.Size)
+	}
 	net, err := families[c.Arch].bind(c, w)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Arch, err)
+	}
+	// A device backend may still hold the last weights' uploads; loading
+	// ends when they are on the device, not in the first step.
+	if err := b.Sync(); err != nil {
+		return nil, fmt.Errorf("%s: uploading the weights: %w", c.Arch, err)
 	}
 	return &Model{Config: c, Backend: b, WeightBytes: w.bytes, decodeBytes: decodeBytes(c, r), net: net}, nil
 }

@@ -16,6 +16,9 @@ type weights struct {
 	err   error
 	bytes int64 // total bytes bound
 	bufs  map[string]gpu.Buffer
+	// progress, when set, hears bytes after each weight bound, of total.
+	progress func(done, total int64)
+	total    int64
 }
 
 func newWeights(r *gguf.Reader, b gpu.Backend) *weights {
@@ -81,6 +84,9 @@ func (w *weights) load(name string, dims []int, required bool) (gpu.Buffer, bool
 	}
 	w.bufs[name] = buf
 	w.bytes += int64(len(data))
+	if w.progress != nil {
+		w.progress(w.bytes, w.total)
+	}
 	return buf, true
 }
 

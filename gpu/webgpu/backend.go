@@ -41,6 +41,10 @@ type Backend struct {
 	// the experts' down products in their own dispatches, to time each
 	// self-rounding kernel family alone (BenchmarkDecodeStep).
 	noNormedProduct, noMoEDown bool
+	// pendingUpload is the weight bytes written since the last
+	// submission of writes (upload.go); uploadFlush, when set, replaces
+	// uploadFlushBytes (tests).
+	pendingUpload, uploadFlush int
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool
@@ -101,6 +105,10 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 		return nil, err
 	}
 	buf.readOnly = true
+	if err := b.uploaded(len(data)); err != nil {
+		buf.release()
+		return nil, fmt.Errorf("webgpu: weight %s: %w", name, err)
+	}
 	return buf, nil
 }
 
@@ -116,6 +124,9 @@ func (b *Backend) Sync() error {
 	}
 	if err := b.flushCopies(); err != nil {
 		return err
+	}
+	if b.pendingUpload > 0 {
+		return b.submitUploads()
 	}
 	return b.wait()
 }
