@@ -37,7 +37,10 @@
 // The host side of a step (encoding a few hundred dispatches) overlaps the
 // device's work when the engine chains greedy steps: CopyBuffer feeds one
 // step's chosen token to the next on the device (copy.go), and its copies
-// ride in the next run's submission.
+// ride in the next run's submission. In the browser the pass is encoded by
+// one JavaScript call a step (encode_js.go) rather than three crossings
+// from Go a kernel. Weights are uploaded as they load, at most
+// uploadFlushBytes staged at a time (upload.go).
 package webgpu
 
 // Options configure the backend.

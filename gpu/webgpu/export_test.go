@@ -10,7 +10,7 @@ import "github.com/emberllm/ember/gpu"
 // The result shares p's buffers; release only p.
 func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Program {
 	q := *p.(*program)
-	q.kernels = nil
+	q.kernels, q.cache = nil, encodeCache{}
 	for _, k := range p.(*program).kernels {
 		if keep(k.name, int(k.grid[0]*k.grid[1]*k.grid[2])) {
 			q.kernels = append(q.kernels, k)

@@ -32,6 +32,8 @@ type program struct {
 	// at the end of every run; others are the host buffers it writes
 	// without that copy (KV caches), whose staged copies go stale.
 	results, others []*buffer
+	// cache is what encode keeps from run to run (encode_js.go).
+	cache encodeCache
 }
 
 var _ gpu.Program = (*program)(nil)
@@ -73,16 +75,7 @@ func (p *program) Run(params gpu.Params) error {
 		return err
 	}
 	pass := enc.BeginComputePass(nil)
-	var last *wgpu.ComputePipeline
-	for _, k := range p.kernels {
-		// Each call crosses into wgpu-native; a step is hundreds of them.
-		if k.pipe != last {
-			pass.SetPipeline(k.pipe)
-			last = k.pipe
-		}
-		pass.SetBindGroup(0, k.group, nil)
-		pass.DispatchWorkgroups(k.grid[0], k.grid[1], k.grid[2])
-	}
+	p.encode(pass)
 	if err := pass.TryEnd(); err != nil {
 		pass.Release()
 		return fmt.Errorf("webgpu: %s: %w", p.name, err)
