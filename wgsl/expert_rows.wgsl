@@ -1,8 +1,9 @@
 // Where a workgroup of the matvecs by expert id (matmul_id,
-// matmul_id_gate_up) works: ROWS·GROUPS rows from n0 (matvec_shape) for slot s of token t, whose
-// chosen expert is e (word 5, past every expert, when t is past the step's
-// tokens), against In's row starting at element xo (row s of the token, or
-// its only row when word 6 says the experts share it).
+// matmul_id_gate_up) works: ROWS·GROUPS rows (matvec_shape) from n0 for
+// slot s of token t, whose chosen expert is e (word 5, past every expert,
+// when t is past the step's tokens), against In's row starting at element
+// xo (row s of the token, or its only row when word 6 says the experts
+// share it).
 struct ExpertRows { n0: u32, s: u32, t: u32, live: bool, e: u32, xo: u32 }
 
 fn expert_rows(g: u32) -> ExpertRows {
