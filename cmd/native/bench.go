@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"text/tabwriter"
+	"time"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
@@ -49,15 +50,20 @@ func runBench(args []string) error {
 	if mf.ctx == 0 {
 		mf.ctx = *nPrompt + *nGen + 1
 	}
+	// The load's time runs from opening the file to the weights being on
+	// the backend (a device backend's uploads included).
+	t0 := time.Now()
 	e, err := mf.load()
 	if err != nil {
 		return err
 	}
 	defer e.Close()
+	loadS := time.Since(t0).Seconds()
 	if *nPrompt+*nGen > e.Context {
 		return fmt.Errorf("-p %d plus -n %d exceeds the context of %d", *nPrompt, *nGen, e.Context)
 	}
 	e.Describe(os.Stderr)
+	fmt.Fprintf(os.Stderr, "loaded in %.2f s\n", loadS)
 	rng := rand.New(rand.NewPCG(1, 2))
 	prompt := make([]int32, *nPrompt)
 	for i := range prompt {
@@ -108,7 +114,7 @@ func runBench(args []string) error {
 			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps,
 			"prefill_mean": pm, "prefill_sd": ps, "decode_mean": dm, "decode_sd": ds,
 			"kernels_per_token": kernels, "weight_bytes_per_token": perTok,
-			"prefill": pre, "decode": dec, "copy_gbps": copyGBs,
+			"prefill": pre, "decode": dec, "copy_gbps": copyGBs, "load_s": loadS,
 		})
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -205,11 +205,12 @@ func TestBenchJSON(t *testing.T) {
 		WeightBytes     int64     `json:"weight_bytes_per_token"`
 		Prefill, Decode []float64 `json:"-"`
 		Reps            int       `json:"reps"`
+		LoadS           float64   `json:"load_s"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("bench --json printed %q: %v", out, err)
 	}
-	if r.PrefillMean <= 0 || r.DecodeMean <= 0 || r.Kernels < 10 || r.WeightBytes < 100_000 || r.Reps != 2 {
+	if r.PrefillMean <= 0 || r.DecodeMean <= 0 || r.Kernels < 10 || r.WeightBytes < 100_000 || r.Reps != 2 || r.LoadS <= 0 || r.LoadS > 60 {
 		t.Fatalf("implausible bench result: %+v", r)
 	}
 	table, errs, err := ember(t, "", "bench", "--model", inspectStories, "-p", "16", "-n", "8", "-r", "1", "--threads", "2")
