@@ -45,6 +45,8 @@ type Backend struct {
 	// submission of writes (upload.go); uploadFlush, when set, replaces
 	// uploadFlushBytes (tests).
 	pendingUpload, uploadFlush int
+	// uploadSubmits counts the submissions of writes (tests).
+	uploadSubmits int
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool
@@ -100,15 +102,21 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 		buf.release()
 		return nil, fmt.Errorf("webgpu: weight %s: %s%v takes %d bytes, got %d", name, typ, shape, buf.size, len(data))
 	}
-	if err := buf.Write(0, data); err != nil {
-		buf.release()
-		return nil, err
+	// in pieces of at most the upload bound (upload.go), so that one
+	// large tensor (an output head of hundreds of MB) stays within it too
+	chunk := b.uploadLimit() &^ 3
+	for off := 0; off < len(data); off += chunk {
+		end := min(off+chunk, len(data))
+		if err := buf.Write(off, data[off:end]); err != nil {
+			buf.release()
+			return nil, err
+		}
+		if err := b.uploaded(end - off); err != nil {
+			buf.release()
+			return nil, fmt.Errorf("webgpu: weight %s: %w", name, err)
+		}
 	}
 	buf.readOnly = true
-	if err := b.uploaded(len(data)); err != nil {
-		buf.release()
-		return nil, fmt.Errorf("webgpu: weight %s: %w", name, err)
-	}
 	return buf, nil
 }
 

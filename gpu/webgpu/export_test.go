@@ -24,10 +24,12 @@ func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Pro
 // matmul dispatch.
 func HeadProducts(be gpu.Backend, on bool) { be.(*Backend).noHeadProducts = !on }
 
-// UploadFlush sets the weight bytes be lets wait for a submission, and
-// PendingUpload says how many wait now.
+// UploadFlush sets the weight bytes be lets wait for a submission,
+// PendingUpload says how many wait now, and UploadSubmits how many
+// submissions of them there have been.
 func UploadFlush(be gpu.Backend, n int) { be.(*Backend).uploadFlush = n }
 func PendingUpload(be gpu.Backend) int  { return be.(*Backend).pendingUpload }
+func UploadSubmits(be gpu.Backend) int  { return be.(*Backend).uploadSubmits }
 
 // SelfRoundingKernels sets which of Options.SelfRounding's kernel
 // families be compiles: normed_product, head_products, moe_down.

@@ -15,20 +15,25 @@ const uploadFlushBytes = 256 << 20
 // pending.
 func (b *Backend) uploaded(n int) error {
 	b.pendingUpload += n
-	limit := uploadFlushBytes
-	if b.uploadFlush > 0 {
-		limit = b.uploadFlush
-	}
-	if b.pendingUpload < limit {
+	if b.pendingUpload < b.uploadLimit() {
 		return nil
 	}
 	return b.submitUploads()
+}
+
+// uploadLimit is uploadFlushBytes, or the bound a test set.
+func (b *Backend) uploadLimit() int {
+	if b.uploadFlush > 0 {
+		return b.uploadFlush
+	}
+	return uploadFlushBytes
 }
 
 // submitUploads submits the pending writes and waits for the device to
 // finish them.
 func (b *Backend) submitUploads() error {
 	b.pendingUpload = 0
+	b.uploadSubmits++
 	b.queue.Submit()
 	return b.wait()
 }

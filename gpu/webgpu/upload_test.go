@@ -16,8 +16,9 @@ import (
 
 // Weight uploads wait for a submission only up to the backend's bound:
 // past it they are submitted (and their staging memory freed) as they
-// come, and the weights read back as written. A model's load ends with
-// none waiting, so the first step does no upload.
+// come, a weight larger than the bound in pieces, and the weights read
+// back as written. A model's load ends with none waiting, so the first
+// step does no upload.
 func TestWeightUploadsSubmitted(t *testing.T) {
 	be := open(t)
 	defer be.Close()
@@ -27,31 +28,37 @@ func TestWeightUploadsSubmitted(t *testing.T) {
 	var bufs []gpu.Buffer
 	var want [][]byte
 	submitted := 0
-	for i := range 12 {
+	for i := range 13 {
 		n := 60_000 + rng.IntN(40_000) // values: 240 to 400 KB a weight
+		if i == 12 {
+			n = 900_001 // 3.6 MB, past the bound: written in pieces
+		}
 		data := make([]byte, 4*n)
 		for j := range data {
 			data[j] = byte(rng.Uint32())
 		}
-		before := webgpu.PendingUpload(be)
+		before, submits := webgpu.PendingUpload(be), webgpu.UploadSubmits(be)
 		b, err := be.Weight(fmt.Sprintf("w%d", i), gguf.F32, gpu.Shape4(n), data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		after := webgpu.PendingUpload(be)
+		if s := webgpu.UploadSubmits(be) - submits; i == 12 && s < 3 {
+			t.Errorf("the 3.6 MB weight went in %d submissions: want one a MiB (not written in pieces of the bound)", s)
+		}
 		if after >= limit {
 			t.Fatalf("weight %d: %d bytes wait for a submission, past the bound of %d", i, after, limit)
 		}
 		if after != before+len(data) {
 			submitted++
-			if after != 0 {
+			if after != 0 && len(data) < limit {
 				t.Fatalf("weight %d: %d bytes wait after a submission", i, after)
 			}
 		}
 		bufs, want = append(bufs, b), append(want, data)
 	}
 	if submitted < 3 {
-		t.Errorf("%d submissions for 12 weights of 240-400 KB with a bound of 1 MiB: want at least 3", submitted)
+		t.Errorf("%d submissions for 13 weights of 240-400 KB with a bound of 1 MiB: want at least 3", submitted)
 	}
 	for i, b := range bufs {
 		got := make([]byte, len(want[i]))
