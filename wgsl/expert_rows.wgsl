@@ -9,7 +9,7 @@ struct ExpertRows { n0: u32, s: u32, t: u32, live: bool, e: u32, xo: u32 }
 fn expert_rows(g: u32) -> ExpertRows {
     let N = pu(1u);
     let S = pu(2u);
-    let groups = (N + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
+    let groups = wg_count(N);
     let s = (g / groups) % S;
     let t = g / (groups * S);
     let live = t < pu(3u);
@@ -17,5 +17,5 @@ fn expert_rows(g: u32) -> ExpertRows {
     if (live) { e = IDs[at(12u, s, t, 0u, 0u)]; }
     var si = s;
     if (pu(6u) == 1u) { si = 0u; }
-    return ExpertRows((g % groups) * ROWS * GROUPS, s, t, live, e, at(7u, 0u, si, t, 0u));
+    return ExpertRows((g % groups) * WG_ROWS, s, t, live, e, at(7u, 0u, si, t, 0u));
 }

@@ -26,10 +26,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let K = pu(0u);
     let N = pu(1u);
     let B = pu(2u);
-    let groups = (N + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
+    let groups = wg_count(N);
     // this thread's matvec group's rows, and its place in the group
-    let n0 = (g % groups) * ROWS * GROUPS + (l.li / WG) * ROWS;
-    let li = l.li % WG;
+    let n0 = (g % groups) * WG_ROWS + group_row(l.li);
+    let li = group_lane(l.li);
     let b = (g / groups) % B;
     let t = g / (groups * B);
     let live = t < pu(3u);

@@ -33,7 +33,7 @@ fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) { O[at(17u, n, s, x.t, 
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let r = weighted_slots(group_index(wid, nwg), l);
     let x = r.x;
-    let li = l.li % WG;
+    let li = group_lane(l.li);
     if (!x.live || li >= ROWS || x.n0 + li >= pu(1u)) { return; }
     let n = x.n0 + li;
     Y[at(31u, n, x.t, 0u, 0u)] = r.y;

@@ -7,6 +7,16 @@
 // Each thread reads its part of X once for all ROWS rows. ROWS and WG
 // come from matvec_shape (or the helper a kernel swaps in for it).
 //!use matvec_shape
+// The rows a dispatch workgroup takes: GROUPS matvec groups of ROWS.
+const WG_ROWS = ROWS * GROUPS;
+
+// wg_count is how many workgroups cover n rows.
+fn wg_count(n: u32) -> u32 { return (n + WG_ROWS - 1u) / WG_ROWS; }
+
+// group_row is where the rows of thread li's matvec group start within
+// its workgroup's, and group_lane is the thread's place in its group.
+fn group_row(li: u32) -> u32 { return (li / WG) * ROWS; }
+fn group_lane(li: u32) -> u32 { return li % WG; }
 // The parameter word holding a weight row's length in bytes.
 const ROW_BYTES_WORD = 4u;
 var<private> acc: array<f32, ROWS>;

@@ -58,7 +58,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var i = l.li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = INS[at(47u, i, 0u, x.t, 0u)]; }
     workgroupBarrier();
     round_xr(l.li, K, pu(52u), pu(53u));
-    let li = l.li % WG;
+    let li = group_lane(l.li);
     if (x.live && x.n0 < N) { accumulate_WS_XR(0u, x.n0, N - x.n0, li, 0u); }
     let sh = reduce_rows(l);
     if (!x.live || li >= ROWS || x.n0 + li >= N) { return; }

@@ -43,7 +43,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let K = pu(0u);
     // a decode step: one token; the workgroups past the first product's
     // take the second's rows
-    let first_groups = (pu(1u) + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
+    let first_groups = wg_count(pu(1u));
     let second = g >= first_groups;
     var N = pu(1u);
     var g1 = g;
@@ -52,8 +52,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         g1 = g - first_groups;
     }
     // this thread's matvec group's rows, and its place in the group
-    let n0 = g1 * ROWS * GROUPS + (l.li / WG) * ROWS;
-    let li = l.li % WG;
+    let n0 = g1 * WG_ROWS + group_row(l.li);
+    let li = group_lane(l.li);
     for (var i = l.li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = IN[at(5u, i, 0u, 0u, 0u)]; }
     workgroupBarrier();
     // thread j of the norm kernel's NT sums values j, j+NT, ...; then

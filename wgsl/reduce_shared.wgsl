@@ -9,8 +9,8 @@ var<workgroup> red: array<f32, ROWS * THREADS>;
 // reduce_rows returns row r's total of its group to the group's thread r
 // (li % WG = r < ROWS). Call it from uniform control flow.
 fn reduce_rows(l: Lane) -> f32 {
-    let base = (l.li / WG) * ROWS * WG;
-    let i0 = l.li % WG;
+    let base = group_row(l.li) * WG;
+    let i0 = group_lane(l.li);
     for (var r = 0u; r < ROWS; r++) { red[base + r * WG + i0] = acc[r]; }
     workgroupBarrier();
     for (var w = WG / 2u; w > 0u; w >>= 1u) {

@@ -27,7 +27,7 @@ fn reduce_rows(l: Lane) -> f32 {
     }
     workgroupBarrier();
     var t = 0.0;
-    let i0 = l.li % WG;
+    let i0 = group_lane(l.li);
     if (i0 < ROWS) {
         for (var i = 0u; i < per; i++) { t += red[base + i0 * SLOTS + i]; }
     }

@@ -15,15 +15,15 @@ struct SlotSum { x: ExpertRows, y: f32 }
 fn weighted_slots(g: u32, l: Lane) -> SlotSum {
     let N = pu(1u);
     let S = pu(2u);
-    let groups = (N + ROWS * GROUPS - 1u) / (ROWS * GROUPS);
-    let li = l.li % WG;
+    let groups = wg_count(N);
+    let li = group_lane(l.li);
     // the groups of slot s of this workgroup's token, as matmul_id numbers them
     let first = (g / groups) * groups * S + g % groups;
     var y = 0.0;
     var x: ExpertRows;
     for (var s = 0u; s < S; s++) {
         x = expert_rows(first + s * groups);
-        x.n0 += (l.li / WG) * ROWS;
+        x.n0 += group_row(l.li);
         if (s > 0u) {
             // the last reduction's totals are still being read
             workgroupBarrier();

@@ -104,7 +104,7 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 	}
 	// in pieces of at most the upload bound (upload.go), so that one
 	// large tensor (an output head of hundreds of MB) stays within it too
-	chunk := b.uploadLimit() &^ 3
+	chunk := max(b.uploadLimit()&^3, 4)
 	for off := 0; off < len(data); off += chunk {
 		end := min(off+chunk, len(data))
 		if err := buf.Write(off, data[off:end]); err != nil {
