@@ -4,6 +4,7 @@
 // |q| <= 128, so x / d is within a few ulps of q and rounds back to it.
 //!use bytes
 //!use fma_exact
+//!use exact_aq
 struct Act { xo: u32, d: f32, d32: f32, inv: f32 }
 
 // act_block is block blk (of bs values) of the activation row starting
@@ -15,14 +16,13 @@ fn act_block(xo: u32, so: u32, bs: u32, blk: u32) -> Act {
     return Act(xo + blk * bs, d, X[so + 2u * blk + 1u], inv);
 }
 
-// aq is the 8-bit value i of the block.
-fn aq(a: Act, i: u32) -> i32 { return i32(round(X[a.xo + i] * a.inv)); }
+// x_q is the 8-bit value i of the block, recovered from X.
+fn x_q(a: Act, i: u32) -> i32 { return i32(round(X[a.xo + i] * a.inv)); }
 
 // bsum16 is the sum of values 16j .. 16j+15 of a Q8_K block (its bsums).
 fn bsum16(a: Act, j: u32) -> i32 {
-    var s = 0;
-    for (var i = 0u; i < 16u; i++) { s += aq(a, 16u * j + i); }
-    return s;
+    let v = aq4(a, 16u * j) + aq4(a, 16u * j + 4u) + aq4(a, 16u * j + 8u) + aq4(a, 16u * j + 12u);
+    return v.x + v.y + v.z + v.w;
 }
 
 // sum_lanes8 is hsum_float_8 (SumLanes8).
@@ -32,10 +32,4 @@ fn sum_lanes8(a: array<f32, 8>) -> f32 {
     let u2 = a[6] + a[2];
     let u3 = a[7] + a[3];
     return (u0 + u2) + (u1 + u3);
-}
-
-// lanes8 adds a block's eight integer lane sums with its scale product d,
-// as the AVX2 loop does: one fused multiply-add a lane.
-fn lanes8(acc: ptr<function, array<f32, 8>>, d: f32, s: array<i32, 8>) {
-    for (var i = 0u; i < 8u; i++) { (*acc)[i] = fma_exact(d, f32(s[i]), (*acc)[i]); }
 }

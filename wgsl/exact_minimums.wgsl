@@ -2,7 +2,7 @@
 // eight lanes, and the minimums times the activations' block sums (Q8_1's
 // s, rounded to f16) in a float beside them. Rec as exact_q4_1 says.
 fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
-    (*st).x = fma_exact(r.f.z, half(r.f.w * f32(r.t[0])), (*st).x);
+    (*st).x = fma_exact(r.f.z, half(r.f.w * f32(r.s[8])), (*st).x);
     fold_lanes8(st, r.f.x * r.f.y, r.s);
 }
 

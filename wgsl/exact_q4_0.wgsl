@@ -6,14 +6,18 @@
 //!use exact_record
 const EXACT_BLOCK = 32u;
 
-fn q4_0_value(o: u32, j: u32) -> i32 { return i32((b8(o + 2u + j % 16u) >> (4u * (j / 16u))) & 15u) - 8; }
-
 fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let o = rb + b * 18u;
     let a = act_block(xo, so, 32u, b);
     var r: Rec;
     r.f = vec4<f32>(h16(o), a.d, 0.0, 0.0);
-    for (var j = 0u; j < 32u; j++) { r.s[j / 4u] += q4_0_value(o, j) * aq(a, j); }
+    // Word m holds values 4m .. 4m+3 (lane m) in its low nibbles and
+    // 16+4m .. (lane 4+m) in its high ones.
+    for (var m = 0u; m < 4u; m++) {
+        let q = w32(o + 2u + 4u * m);
+        r.s[m] = dot(u4x4(q, 0u) - 8, aq4(a, 4u * m));
+        r.s[m + 4u] = dot(u4x4(q, 4u) - 8, aq4(a, 16u + 4u * m));
+    }
     return r;
 }
 

@@ -3,8 +3,9 @@
 // multiply-add each, in x and y), repacked gemm (the same a pair of
 // sub-blocks at a time) and unrepacked (eight lanes, the minimums in four,
 // aux). Rec: f the weight scale, the weight minimum's, the activation
-// scale; s the lane sums, t the sub-blocks' scaled dots, u their minimum
-// terms.
+// scale; s[0..7] the lane sums, s[8..11] the scaled dots of the pairs of
+// sub-blocks, s[12..15] their minimum terms (each order adds these in
+// pairs or all together, integers, so in any order).
 //!use exact_record
 //!use kscale
 const EXACT_BLOCK = 256u;
@@ -16,14 +17,14 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     r.f = vec4<f32>(h16(o), h16(o + 2u), a.d, 0.0);
     for (var j = 0u; j < 8u; j++) {
         let sm = vec2<i32>(kscale(o + 4u, j));
-        r.u[j] = sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
+        r.s[12u + j / 2u] += sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
         var d = 0;
-        for (var l = 0u; l < 32u; l++) {
-            let p = i32((b8(o + 16u + 32u * (j / 2u) + l) >> (4u * (j % 2u))) & 15u) * aq(a, 32u * j + l);
+        for (var l = 0u; l < 32u; l += 4u) {
+            let p = dot(u4x4(w32(o + 16u + 32u * (j / 2u) + l), 4u * (j % 2u)), aq4(a, 32u * j + l));
             d += p;
             r.s[l / 4u] += sm.x * p;
         }
-        r.t[j] = sm.x * d;
+        r.s[8u + j / 2u] += sm.x * d;
     }
     return r;
 }
@@ -34,20 +35,20 @@ fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
     if (order == ORDER_Q4K_GEMV) {
         var isum = 0;
         var msum = 0;
-        for (var j = 0u; j < 8u; j++) {
-            isum += r.t[j];
-            msum += r.u[j];
+        for (var k = 0u; k < 4u; k++) {
+            isum += r.s[8u + k];
+            msum += r.s[12u + k];
         }
         (*st).x = fma_exact(f32(isum), d, (*st).x);
         (*st).y = fma_exact(f32(msum), dm, (*st).y);
     } else if (order == ORDER_Q4K_GEMM) {
-        for (var j = 0u; j < 8u; j += 2u) {
-            (*st).x = fma_exact(f32(r.t[j] + r.t[j + 1u]), d, (*st).x);
-            (*st).y = fma_exact(f32(r.u[j] + r.u[j + 1u]), dm, (*st).y);
+        for (var k = 0u; k < 4u; k++) {
+            (*st).x = fma_exact(f32(r.s[8u + k]), d, (*st).x);
+            (*st).y = fma_exact(f32(r.s[12u + k]), dm, (*st).y);
         }
     } else {
         let ndm = -r.f.z * r.f.y;
-        for (var k = 0u; k < 4u; k++) { (*st).aux[k] = fma_exact(ndm, f32(r.u[2u * k] + r.u[2u * k + 1u]), (*st).aux[k]); }
+        for (var k = 0u; k < 4u; k++) { (*st).aux[k] = fma_exact(ndm, f32(r.s[12u + k]), (*st).aux[k]); }
         fold_lanes8(st, r.f.z * r.f.x, r.s);
     }
 }

@@ -12,7 +12,7 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     r.f = vec4<f32>(h16(o), a.d, h16(o + 2u), a.d32);
     for (var j = 0u; j < 32u; j++) {
         let y = aq(a, j);
-        r.t[0] += y;
+        r.s[8] += y;
         let q = ((b8(o + 8u + j % 16u) >> (4u * (j / 16u))) & 15u) | (((qh >> j) & 1u) << 4u);
         r.s[j / 4u] += i32(q) * y;
     }

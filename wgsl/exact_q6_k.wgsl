@@ -10,13 +10,15 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let a = act_block(xo, so, 256u, b);
     var r: Rec;
     r.f = vec4<f32>(a.d, h16(o + 208u), 0.0, 0.0);
-    for (var v = 0u; v < 256u; v++) {
+    // Four values at a time: v .. v+3 share their bytes' words and their
+    // scale (v / 16).
+    for (var v = 0u; v < 256u; v += 4u) {
         let h = v / 128u;
         let c = (v % 128u) / 32u;
         let l = v % 32u;
-        let lo = (b8(o + 64u * h + 32u * (c % 2u) + l) >> (4u * (c / 2u))) & 15u;
-        let hi = (b8(o + 128u + 32u * h + l) >> (2u * c)) & 3u;
-        r.s[l / 4u] += i8(o + 192u + v / 16u) * i32(lo | (hi << 4u)) * aq(a, v);
+        let lo = (w32(o + 64u * h + 32u * (c % 2u) + l) >> (4u * (c / 2u))) & 0x0f0f0f0fu;
+        let hi = (w32(o + 128u + 32u * h + l) >> (2u * c)) & 0x03030303u;
+        r.s[l / 4u] += i8(o + 192u + v / 16u) * dot(vec4<i32>((vec4<u32>(lo | (hi << 4u)) >> BYTE_SHIFTS) & vec4<u32>(255u)), aq4(a, v));
     }
     for (var i = 0u; i < 8u; i++) {
         r.s[i] -= 32 * (i8(o + 192u + 2u * i) * bsum16(a, 2u * i) + i8(o + 193u + 2u * i) * bsum16(a, 2u * i + 1u));

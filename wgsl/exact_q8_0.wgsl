@@ -8,7 +8,7 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let a = act_block(xo, so, 32u, b);
     var r: Rec;
     r.f = vec4<f32>(h16(o), a.d, 0.0, 0.0);
-    for (var j = 0u; j < 32u; j++) { r.s[j / 4u] += i8(o + 2u + j) * aq(a, j); }
+    for (var m = 0u; m < 8u; m++) { r.s[m] = dot(s8x4(w32(o + 2u + 4u * m)), aq4(a, 4u * m)); }
     return r;
 }
 

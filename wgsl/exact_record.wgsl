@@ -3,10 +3,11 @@
 // no order and so may run for many blocks at once (matmul_exact_blocks),
 // and exact_fold adds a block's record to the row's running sums in the
 // CPU's order, serial as on the CPU; exact_result ends the row. Each type
-// says which fields of Rec and ExactState it uses.
+// says which fields of Rec and ExactState it uses. A record is 80 bytes:
+// the blocks kernels keep 128 of them in workgroup memory.
 //!use exact_act
 //!use exact_orders
-struct Rec { f: vec4<f32>, s: array<i32, 8>, t: array<i32, 8>, u: array<i32, 8> }
+struct Rec { f: vec4<f32>, s: array<i32, 16> }
 
 struct ExactState { acc: array<f32, 8>, aux: array<f32, 4>, x: f32, y: f32, t4: Terms4 }
 
@@ -14,13 +15,10 @@ fn exact_state(nb: u32) -> ExactState {
     return ExactState(array<f32, 8>(), array<f32, 4>(), 0.0, 0.0, Terms4(array<f32, 4>(), 0.0, nb & ~3u));
 }
 
-// fold_lanes8 is lanes8 on the state's lanes (a pointer parameter must
-// name a whole variable where the unrestricted_pointer_parameters
-// extension is missing, hence the copy).
-fn fold_lanes8(st: ptr<function, ExactState>, d: f32, s: array<i32, 8>) {
-    var acc = (*st).acc;
-    lanes8(&acc, d, s);
-    (*st).acc = acc;
+// fold_lanes8 adds a block's eight integer lane sums (s[0..7]) with its
+// scale product d, as the AVX2 loop does: one fused multiply-add a lane.
+fn fold_lanes8(st: ptr<function, ExactState>, d: f32, s: array<i32, 16>) {
+    for (var i = 0u; i < 8u; i++) { (*st).acc[i] = fma_exact(d, f32(s[i]), (*st).acc[i]); }
 }
 
 // exact_dot is the whole row's product, one block after another.

@@ -3,6 +3,7 @@
 // R rows of one token a workgroup. One thread an output (matmul_exact)
 // leaves a decode product a few thousand threads, each walking its row
 // alone: on the H100 that was 44 of exact mode's 55 ms a token.
+//!swap exact_aq exact_aq_shared
 //!use common
 //!exact
 //!use exact_blocks
@@ -12,7 +13,7 @@
 
 const ZERO_WORD = 21u;
 
-@compute @workgroup_size(128)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
     let N = pu(1u);

@@ -1,6 +1,7 @@
 // matmul_id_exact (its words and results) for quantized weights with the
 // work split as exact_blocks splits it: R rows of one chosen expert for
 // one token a workgroup.
+//!swap exact_aq exact_aq_shared
 //!use common
 //!exact
 //!use exact_blocks
@@ -11,7 +12,7 @@
 
 const ZERO_WORD = 29u;
 
-@compute @workgroup_size(128)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
     let N = pu(1u);

@@ -27,9 +27,16 @@ func TestExactProducts(t *testing.T) {
 		if wt == gguf.F16 {
 			K = 320 // ggml's F16 tail is float64: not followed (checkExact)
 		}
-		for _, c := range []struct{ N, B, T int }{{64, 1, 1}, {37, 1, 1}, {64, 1, 5}, {36, 1, 6}, {16, 3, 2}, {20, 1, 9}} {
-			t.Run(fmt.Sprintf("%s/N%d/B%d/T%d", wt, c.N, c.B, c.T), func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(uint64(wt), uint64(c.N*c.B*c.T)))
+		// Long rows (K 19 or 9 blocks, the last chunk of blocks partial) take
+		// several of the blocks kernels' chunks.
+		long := map[int]int{1: 611, 32: 608, 256: 2304}[wt.BlockSize()]
+		if wt == gguf.F16 {
+			long = 640
+		}
+		for _, c := range []struct{ K, N, B, T int }{{K, 64, 1, 1}, {K, 37, 1, 1}, {long, 40, 1, 1}, {long, 35, 1, 3}, {K, 64, 1, 5}, {K, 36, 1, 6}, {K, 16, 3, 2}, {K, 20, 1, 9}} {
+			K := c.K
+			t.Run(fmt.Sprintf("%s/K%d/N%d/B%d/T%d", wt, K, c.N, c.B, c.T), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(wt), uint64(K*c.N*c.B*c.T)))
 				w := randomBytes(t, rng, wt, gpu.Shape4(K, c.N, c.B))
 				x := randomF32(rng, K*c.B*c.T)
 				run := func(be gpu.Backend) []byte {
@@ -44,11 +51,11 @@ func TestExactProducts(t *testing.T) {
 			})
 		}
 		// T 9: past splitExactBlocks, one thread an output.
-		for _, c := range []struct{ Sin, T int }{{1, 2}, {3, 2}, {1, 9}} {
-			Sin, T := c.Sin, c.T
-			t.Run(fmt.Sprintf("%s/experts/Sin%d/T%d", wt, Sin, T), func(t *testing.T) {
+		for _, c := range []struct{ K, Sin, T int }{{K, 1, 2}, {K, 3, 2}, {K, 1, 9}, {long, 1, 1}} {
+			K, Sin, T := c.K, c.Sin, c.T
+			t.Run(fmt.Sprintf("%s/experts/K%d/Sin%d/T%d", wt, K, Sin, T), func(t *testing.T) {
 				const N, E, S = 40, 5, 3
-				rng := rand.New(rand.NewPCG(uint64(wt), uint64(Sin*T)))
+				rng := rand.New(rand.NewPCG(uint64(wt), uint64(K*Sin*T)))
 				w := randomBytes(t, rng, wt, gpu.Shape4(K, N, E))
 				x := randomF32(rng, K*Sin*T)
 				ids := make([]byte, 4*S*T)

@@ -46,8 +46,9 @@ func checkExact(o quant.Order, w gpu.Type, K int, name string) error {
 	return nil
 }
 
-// exactBlockRows is matmul_exact_blocks.wgsl's R: rows a workgroup.
-const exactBlockRows = 4
+// exactBlockRows is exact_blocks.wgsl's R, the rows a workgroup: its 128
+// threads take 8 blocks of each row at a time.
+const exactBlockRows = 16
 
 // splitExactBlocks says whether an exact product of weights of type w
 // for T tokens takes the kernels that find a row's block sums with a
