@@ -1,7 +1,9 @@
 // Correctly rounded division and square root (to nearest, ties to even)
 // from integers, for the exact ops: WGSL lets a / b and sqrt be off by a
 // few ulps, and the CPU's are IEEE's. Normal operands; others, and
-// results outside the normal range, take the builtin.
+// results outside the normal range, take the builtin. Where the device's
+// fma() rounds once (FMA_FUSED), division corrects the builtin's quotient
+// instead (div_fused).
 //!use fma_exact
 
 // f32_round builds the float ±mant·2^(e-23) from a mantissa of 26 bits
@@ -30,6 +32,10 @@ fn is_normal(x: f32) -> bool {
 
 fn div_exact(a: f32, b: f32) -> f32 {
     if (!is_normal(a) || !is_normal(b)) { return a / b; }
+    if (FMA_FUSED) {
+        let q = div_fused(abs(a), abs(b));
+        if (q != 0.0) { return select(q, -q, (a < 0.0) != (b < 0.0)); }
+    }
     let pa = f32_parts(a);
     let pb = f32_parts(b);
     // 26 quotient bits by long division: ma/mb lies in (1/2, 2).
@@ -46,6 +52,42 @@ fn div_exact(a: f32, b: f32) -> f32 {
         }
     }
     return f32_round(pa.neg != pb.neg, q, r != 0u, pa.e - pb.e - i32(s) + 25);
+}
+
+// div_fused is a / b for positive normal a and b, correctly rounded, from
+// the device's division (a few ulps off) walked to the two floats around
+// the quotient by the signs of their residuals a - q·b (fma_exact), and
+// the nearer of those taken. A residual's sign is right even rounded, and
+// the residuals of those two are exact (a - q·b is a float when q is
+// either neighbour of a / b), so comparing them is. It returns 0 where it
+// cannot tell: a quotient past the bounds below, whose residuals could be
+// subnormal (which a device may flush to zero), or one not found within
+// four steps; the long division takes those. With a fused fma() (the
+// device's, FMA_FUSED) this is a few instructions against the long
+// division's 26 dependent steps.
+fn div_fused(a: f32, b: f32) -> f32 {
+    var q = a / b;
+    // 2^-76 keeps a's residuals at or above 2^-123, q within 2^±100 keeps
+    // q·b from overflowing.
+    if (!(a >= 1.3234889800848443e-23 && q >= 7.888609052210118e-31 && q <= 1.2676506002282294e30)) { return 0.0; }
+    var r = fma_exact(-q, b, a);
+    for (var i = 0u; i < 4u; i++) {
+        if (r == 0.0) { return q; }
+        // r > 0: a / b lies above q.
+        let up = r > 0.0;
+        let n = bitcast<f32>(select(bitcast<u32>(q) - 1u, bitcast<u32>(q) + 1u, up));
+        let rn = fma_exact(-n, b, a);
+        if (rn == 0.0) { return n; }
+        if ((rn > 0.0) != up) {
+            // q and n lie either side of a / b; a tie (which a quotient
+            // of two floats cannot make) would go to the even one.
+            if (abs(r) < abs(rn) || (abs(r) == abs(rn) && (bitcast<u32>(q) & 1u) == 0u)) { return q; }
+            return n;
+        }
+        q = n;
+        r = rn;
+    }
+    return 0.0;
 }
 
 fn sqrt_exact(x: f32) -> f32 {

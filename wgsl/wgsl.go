@@ -145,6 +145,9 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 // fmaUnfused is fma_exact.wgsl's switch as the file has it.
 const fmaUnfused = "const FMA_FUSED = false;"
 
+// HasFMA reports whether src holds fma_exact, which FusedFMA switches.
+func HasFMA(src string) bool { return strings.Contains(src, fmaUnfused) }
+
 // FusedFMA returns src (a kernel with fma_exact) with fma_exact taken from
 // the device's own fma(), for a device that rounds it once.
 func FusedFMA(src string) string {

@@ -32,8 +32,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 const fmaProbeCount = 4096
 
 // fusedFMA reports whether the device's fma() rounds once, as the CPU's
-// fused multiply-add does, so that the exact kernels may use it rather
-// than fma_exact's integer emulation. WGSL allows either; lavapipe's is a
+// fused multiply-add does, so that kernels with fma_exact (the exact
+// kernels, and the division that rounds activation scales in both modes)
+// may use it rather than its integer emulation. WGSL allows either; lavapipe's is a
 // multiply and an add, NVIDIA's is fused. The probe is triples whose sum
 // nearly cancels the product, where the two differ in most low bits, each
 // compared with quant.FMA32. It runs once per backend; a failure to run
