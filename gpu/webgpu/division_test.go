@@ -12,19 +12,9 @@ import (
 
 // divisionKernel writes, for pair i of its input, div_exact(a, b) to
 // output 2i and div_fused(|a|, |b|) to 2i+1.
-const divisionKernel = `
-@group(0) @binding(0) var<storage, read> X: array<f32>;
-@group(0) @binding(1) var<storage, read_write> Y: array<f32>;
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
-    if (i >= arrayLength(&Y)) { return; }
-    let a = X[i & ~1u];
+var divisionKernel = floatsKernel(`let a = X[i & ~1u];
     let b = X[i | 1u];
-    if ((i & 1u) == 0u) { Y[i] = div_exact(a, b); } else { Y[i] = div_fused(abs(a), abs(b)); }
-}
-`
+    if ((i & 1u) == 0u) { Y[i] = div_exact(a, b); } else { Y[i] = div_fused(abs(a), abs(b)); }`)
 
 // TestDivision holds exact_math's divisions to the CPU's float32 division
 // (IEEE's, rounded once) bit for bit: div_exact always, div_fused (its

@@ -15,8 +15,10 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
-// fmaProbeKernel writes fma(a, b, c) for each triple of its input.
-const fmaProbeKernel = `
+// floatsKernel is a one-off kernel for runFloats: thread i writes Y[i]
+// as body says, from X.
+func floatsKernel(body string) string {
+	return `
 @group(0) @binding(0) var<storage, read> X: array<f32>;
 @group(0) @binding(1) var<storage, read_write> Y: array<f32>;
 
@@ -24,9 +26,13 @@ const fmaProbeKernel = `
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
     if (i >= arrayLength(&Y)) { return; }
-    Y[i] = fma(X[3u * i], X[3u * i + 1u], X[3u * i + 2u]);
+    ` + body + `
 }
 `
+}
+
+// fmaProbeKernel writes fma(a, b, c) for each triple of its input.
+var fmaProbeKernel = floatsKernel("Y[i] = fma(X[3u * i], X[3u * i + 1u], X[3u * i + 2u]);")
 
 // fmaProbeCount is the number of triples the probe tries.
 const fmaProbeCount = 4096
