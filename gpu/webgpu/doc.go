@@ -61,7 +61,7 @@ type Options struct {
 	// type and shape (blocks' integer sums in parallel, each row's fold of
 	// them serial as on the CPU), so products equal the CPU's bit for bit,
 	// and its other ops round as the CPU's do, so a whole model's logits
-	// are the CPU's. Slower (H100, llama3.2:1b: 148 against 404 tok/s);
+	// are the CPU's. Slower (H100, llama3.2:1b: 155 against 427 tok/s);
 	// no op is fused with the ops around it.
 	Exact bool
 	// SelfRounding lets products round (and, after a norm, normalise)
