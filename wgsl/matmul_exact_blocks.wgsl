@@ -10,6 +10,8 @@
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
+@group(0) @binding(5) var<storage, read_write> E: array<f32>;
+@group(0) @binding(6) var<storage, read_write> F: array<f32>;
 
 const ZERO_WORD = 21u;
 
@@ -28,5 +30,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (t < pu(16u)) { order = pu(15u); }
     let so = pu(19u) + 2u * (xo / pu(20u));
     let y = rows_dot(li, live, n0, N, pu(18u) + b * N * pu(4u), pu(4u), xo, so, order);
-    if (live && li < R && n0 + li < N) { O[at(10u, n0 + li, b, t, 0u)] = y; }
+    if (live && li < R && n0 + li < N) {
+        O[at(10u, n0 + li, b, t, 0u)] = y;
+        if (pu(22u) == 1u) { F[at(28u, n0 + li, b, t, 0u)] = y + E[at(23u, n0 + li, b, t, 0u)]; }
+    }
 }

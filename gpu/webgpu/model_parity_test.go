@@ -169,9 +169,9 @@ func compareWith(t *testing.T, o webgpu.Options, path string, prompt []int32, n 
 // weights and stories260K.
 //
 // On quantized tiny models the parallel kernels do not, and each of those
-// cases below carries the bound it was measured to meet on lavapipe
-// (agreeing steps and largest logit difference, rounded up): what the
-// fast path gives, not a target. Why (TestOpDivergence): run op by op on
+// cases below carries the bound it was measured to meet on lavapipe and
+// on an H100 (agreeing steps and largest logit difference, rounded up):
+// what the fast path gives, not a target. Why (TestOpDivergence): run op by op on
 // the CPU's inputs, every parallel op agrees with the CPU to the last
 // bits; products differ in those bits because they add in another order,
 // other ops because WGSL's division, sqrt and exp are not the CPU's. Let
@@ -195,13 +195,14 @@ func TestModelParityWithCPU(t *testing.T) {
 		typ   string
 		b     bounds // the parallel kernels'
 	}{
+		// Measured on lavapipe; then on the H100 where it differs.
 		{"tiny", synth.Llama, "F32", exact},
-		{"tiny", synth.Llama, "Q4_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.76e-2
-		{"tiny", synth.Qwen3, "Q8_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.73e-2
-		{"tiny", synth.Qwen3MoE, "Q4_K", bounds{0.99, 0.3}},        // 64/64, 0.293
+		{"tiny", synth.Llama, "Q4_0", bounds{63.0 / 64, 2.5e-2}},   // 63/64, 1.76e-2; H100 2.19e-2
+		{"tiny", synth.Qwen3, "Q8_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.73e-2; H100 64/64, 1.75e-2
+		{"tiny", synth.Qwen3MoE, "Q4_K", bounds{63.0 / 64, 0.3}},   // 64/64, 0.293; H100 63/64
 		{"tiny", synth.OLMoE, "Q6_K", bounds{0.99, 2e-2}},          // 64/64, 1.45e-2
-		{"tiny", synth.DeepSeek2, "Q8_0", bounds{61.0 / 64, 0.25}}, // 61/64, 0.230
-		{"tiny-glm", "", "Q4_0", bounds{63.0 / 64, 0.25}},          // 63/64, 0.229
+		{"tiny", synth.DeepSeek2, "Q8_0", bounds{61.0 / 64, 0.25}}, // 61/64, 0.230; H100 62/64, 0.115
+		{"tiny-glm", "", "Q4_0", bounds{62.0 / 64, 0.25}},          // 63/64, 0.229; H100 62/64, 0.217
 		{"tiny", synth.Youtu, "F16", exact},
 	} {
 		name := fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ)

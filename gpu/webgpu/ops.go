@@ -217,7 +217,25 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
 	}
 	if c.be.exact {
-		return c.lowerMatMulExact(o, in, li, lo, dec, K, N, B, T, rb, parts)
+		// Only an Add follows as an epilogue: its one rounded sum is the
+		// same in either order, where a gated unit has its own exact kernel.
+		kind, other, out := epiNone, o.Out, o.Out
+		if len(c.rest) > 0 {
+			if _, ok := c.rest[0].(*gpu.Add); ok {
+				kind, other, out = c.epilogue(o, in)
+			}
+		}
+		lx, err := locsOf(other, out)
+		if err != nil {
+			return err
+		}
+		if swapT {
+			for i := range lx {
+				lx[i].stride[2], lx[i].stride[1] = lx[i].stride[1], 0
+			}
+		}
+		epi := exactEpilogue{kind, other, out, lx[0], lx[1]}
+		return c.lowerMatMulExact(o, in, li, lo, dec, K, N, B, T, rb, parts, epi)
 	}
 	// Tiled, gate and up stay two products, the second with the SwiGLU
 	// as its epilogue.

@@ -63,7 +63,15 @@ func splitExactBlocks(w gpu.Type, T int) bool {
 	return w != gguf.F32 && w != gguf.F16 && T < 8
 }
 
-func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, dec string, K, N, B, T, rb int, parts []part) error {
+// exactEpilogue is what an exact product writes besides its output: with
+// kind epiAdd, out = P + other (the residual add), else nothing.
+type exactEpilogue struct {
+	kind       int
+	other, out *gpu.Tensor
+	le, lf     loc
+}
+
+func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, dec string, K, N, B, T, rb int, parts []part, epi exactEpilogue) error {
 	tokens := T
 	if o.W.Type == gguf.F32 && !o.In.Contiguous() {
 		tokens = 1 // the CPU backend's batch of strided F32 inputs
@@ -87,11 +95,14 @@ func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, d
 		p.loc(li)
 		p.loc(shiftRows(lo, pt.r0))
 		p.u(int(first), tokens&^3, int(rest), pt.base, sc.start, sc.bs, 0)
+		p.u(epi.kind)
+		p.loc(shiftRows(epi.le, pt.r0))
+		p.loc(shiftRows(epi.lf, pt.r0))
 		kernel, groups := "matmul_exact", (n*B*T+63)/64
 		if splitExactBlocks(o.W.Type, T) {
 			kernel, groups = "matmul_exact_blocks", (n+exactBlockRows-1)/exactBlockRows*B*T
 		}
-		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.Out}, pt, groups); err != nil {
+		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.Out, epi.other, epi.out}, pt, groups); err != nil {
 			return err
 		}
 	}
