@@ -46,7 +46,8 @@ func BenchmarkDecodeStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	isMat := func(n string) bool { return n == "matmul" || n == "matmul_id" }
+	// Every product kernel: the plain, fused and exact matmuls.
+	isMat := func(n string) bool { return strings.HasPrefix(n, "matmul") }
 	// The output head is the product of the most workgroups.
 	head := 0
 	webgpu.KeepKernels(st.Program, func(n string, g int) bool {
