@@ -6,10 +6,10 @@
 // input. Words: 0 K, 1 N, 2 B, 3 T, 4 row bytes, In at 5, Out at 10, 15
 // the order of tokens below word 16, 17 the order of the others, 18 the
 // byte where W's row 0 starts, 19 and 20 In's scales, 21 zero (nofuse),
-// 22 the epilogue (1: F = Out + E, the residual add, whose one rounding
-// is the CPU's Add in either order), E at 23, F at 28.
+// 22 the epilogue (exact_epilogue), E at 23, F at 28.
 //!use common
 //!exact
+//!use exact_epilogue
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
@@ -33,5 +33,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let so = pu(19u) + 2u * (xo / pu(20u));
     let y = exact_dot(pu(18u) + (b * N + n) * pu(4u), xo, so, pu(0u), order);
     O[at(10u, n, b, t, 0u)] = y;
-    if (pu(22u) == 1u) { F[at(28u, n, b, t, 0u)] = y + E[at(23u, n, b, t, 0u)]; }
+    exact_epilogue(y, n, b, t);
 }

@@ -7,6 +7,7 @@
 //!use common
 //!exact
 //!use exact_blocks
+//!use exact_epilogue
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
@@ -32,6 +33,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let y = rows_dot(li, live, n0, N, pu(18u) + b * N * pu(4u), pu(4u), xo, so, order);
     if (live && li < R && n0 + li < N) {
         O[at(10u, n0 + li, b, t, 0u)] = y;
-        if (pu(22u) == 1u) { F[at(28u, n0 + li, b, t, 0u)] = y + E[at(23u, n0 + li, b, t, 0u)]; }
+        exact_epilogue(y, n0 + li, b, t);
     }
 }

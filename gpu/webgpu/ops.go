@@ -217,14 +217,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
 	}
 	if c.be.exact {
-		// Only an Add follows as an epilogue: its one rounded sum is the
-		// same in either order, where a gated unit has its own exact kernel.
-		kind, other, out := epiNone, o.Out, o.Out
-		if len(c.rest) > 0 {
-			if _, ok := c.rest[0].(*gpu.Add); ok {
-				kind, other, out = c.epilogue(o, in)
-			}
-		}
+		// An Add or SwiGLU after the product is its epilogue
+		// (exact_epilogue: the CPU's arithmetic either way).
+		kind, other, out := c.epilogue(o, in)
 		lx, err := locsOf(other, out)
 		if err != nil {
 			return err

@@ -63,8 +63,9 @@ func splitExactBlocks(w gpu.Type, T int) bool {
 	return w != gguf.F32 && w != gguf.F16 && T < 8
 }
 
-// exactEpilogue is what an exact product writes besides its output: with
-// kind epiAdd, out = P + other (the residual add), else nothing.
+// exactEpilogue is what an exact product writes besides its output: out
+// = P + other (epiAdd), the gated unit of P and other (epiSiluGate,
+// epiSiluUp), or nothing (epiNone).
 type exactEpilogue struct {
 	kind       int
 	other, out *gpu.Tensor
