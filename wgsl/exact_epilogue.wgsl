@@ -4,13 +4,9 @@
 // silu(y)·E (3: the gated unit, silu_exact's, as the exact SwiGLU kernel
 // computes it), E at word 23 and F at 28, of Out's shape.
 //!swap silu silu_exact
-//!use silu
+//!use epilogue
 fn exact_epilogue(y: f32, n: u32, b: u32, t: u32) {
     let kind = pu(22u);
     if (kind == 0u) { return; }
-    let e = E[at(23u, n, b, t, 0u)];
-    var f = y + e;
-    if (kind == 2u) { f = swiglu(e, y); }
-    if (kind == 3u) { f = swiglu(y, e); }
-    F[at(28u, n, b, t, 0u)] = f;
+    F[at(28u, n, b, t, 0u)] = epilogue_value(kind, y, E[at(23u, n, b, t, 0u)]);
 }

@@ -11,7 +11,7 @@
 //!dot
 //!use matvec
 //!reduce
-//!use silu
+//!use epilogue
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
@@ -36,10 +36,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     O[at(10u, n, b, t, 0u)] = s;
     let kind = pu(15u);
     if (kind == 0u) { return; }
-    let e = E[at(16u, n, b, t, 0u)];
-    var f = s + e;
-    if (kind == 2u) { f = swiglu(e, s); }
-    if (kind == 3u) { f = swiglu(s, e); }
+    var f = epilogue_value(kind, s, E[at(16u, n, b, t, 0u)]);
     if (kind == 4u) { f = G[at(27u, n, b, t, 0u)] + f; }
     F[at(21u, n, b, t, 0u)] = f;
 }
