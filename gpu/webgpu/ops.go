@@ -217,6 +217,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
 	}
 	if c.be.exact {
+		if run := c.exactQKVRun(o, in, B, T, len(parts)); run != nil {
+			return c.lowerQKVExact(run, in, li, dec)
+		}
 		// An Add or SwiGLU after the product is its epilogue
 		// (exact_epilogue: the CPU's arithmetic either way).
 		kind, other, out := c.epilogue(o, in)

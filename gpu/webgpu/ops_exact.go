@@ -137,3 +137,56 @@ func (c *compiler) lowerMatMulIDExact(o *gpu.MatMulID, in *gpu.Tensor, li, lid, 
 	}
 	return nil
 }
+
+// exactQKVRun is qkvRun for exact mode: the query, key and value products
+// whose weights are all of o's type, quantized, or nil. It also takes a
+// feed-forward's gate and up (the SwiGLU then its own dispatch, where the
+// up product's epilogue would take it: two dispatches either way).
+func (c *compiler) exactQKVRun(o *gpu.MatMul, in *gpu.Tensor, B, T, parts int) []*gpu.MatMul {
+	if !splitExactBlocks(o.W.Type, T) {
+		return nil
+	}
+	run := c.qkvRun(o, in, B, T, parts)
+	for i, m := range run {
+		if m.W.Type != o.W.Type {
+			run = run[:i]
+			break
+		}
+	}
+	if len(run) < 2 {
+		return nil
+	}
+	return run
+}
+
+// lowerQKVExact adds the matmul_exact_qkv dispatch of an exactQKVRun; li
+// is the input's location, dec the weights' decoder.
+func (c *compiler) lowerQKVExact(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec string) error {
+	K, rb := run[0].W.Shape[0], run[0].W.Type.RowBytes(run[0].W.Shape[0])
+	NQ, NK := run[0].W.Shape[1], run[1].W.Shape[1]
+	outs, ws, ls, err := qkvOperands(run)
+	if err != nil {
+		return err
+	}
+	var orders, bases [3]int
+	for i, w := range ws {
+		N := w.Shape[1]
+		orders[i] = int(quant.RowOrder(w.Type, true, N, K, 1, 0, interleavedOnCPU(w.Type, N)))
+		ps, err := c.rowParts(w, rb, N)
+		if err != nil {
+			return err
+		}
+		bases[i] = ps[0].base
+	}
+	sc := c.scalesOf(in)
+	var p params
+	p.u(K, NQ, NK, len(run), rb)
+	p.loc(li)
+	p.loc(ls[0])
+	p.loc(ls[1])
+	p.loc(ls[2])
+	p.u(orders[0], orders[1], orders[2], bases[0], bases[1], bases[2], sc.start, sc.bs, 0)
+	c.fused = len(run) - 1
+	groups := func(n int) int { return (n + exactBlockRows - 1) / exactBlockRows }
+	return c.dispatch("matmul_exact_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, groups(NQ)+(len(run)-1)*groups(NK))
+}

@@ -86,12 +86,7 @@ func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec strin
 	q := run[0]
 	K, rb := q.W.Shape[0], q.W.Type.RowBytes(q.W.Shape[0])
 	NQ, NK := q.W.Shape[1], run[1].W.Shape[1]
-	outs := []*gpu.Tensor{q.Out, run[1].Out, run[1].Out}
-	ws := []*gpu.Tensor{q.W, run[1].W, run[1].W}
-	if len(run) == 3 {
-		outs[2], ws[2] = run[2].Out, run[2].W
-	}
-	ls, err := locsOf(outs...)
+	outs, ws, ls, err := qkvOperands(run)
 	if err != nil {
 		return err
 	}
@@ -113,4 +108,16 @@ func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec strin
 	p.u(len(run), rbU)
 	c.fused = len(run) - 1
 	return c.dispatch("matmul_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, rowGroups(NQ)+(len(run)-1)*rowGroups(NK))
+}
+
+// qkvOperands are a qkvRun's outputs and weights, three of each (the keys'
+// twice where there are no values), and the outputs' locations.
+func qkvOperands(run []*gpu.MatMul) (outs, ws []*gpu.Tensor, ls []loc, err error) {
+	outs = []*gpu.Tensor{run[0].Out, run[1].Out, run[1].Out}
+	ws = []*gpu.Tensor{run[0].W, run[1].W, run[1].W}
+	if len(run) == 3 {
+		outs[2], ws[2] = run[2].Out, run[2].W
+	}
+	ls, err = locsOf(outs...)
+	return outs, ws, ls, err
 }
