@@ -62,8 +62,9 @@ type Options struct {
 	// them serial as on the CPU), so products equal the CPU's bit for bit,
 	// and its other ops round as the CPU's do, so a whole model's logits
 	// are the CPU's. Slower (H100, llama3.2:1b: 155 against 427 tok/s);
-	// no op is fused with the ops around it but the Add or SwiGLU after a
-	// product, which the product's kernel computes as the CPU's does.
+	// the only fusions are the Add or SwiGLU after a product (computed as
+	// the CPU's) and the products of one input in one dispatch, each
+	// summed as alone.
 	Exact bool
 	// SelfRounding lets products round (and, after a norm, normalise)
 	// their own input rows in each workgroup instead of reading a
