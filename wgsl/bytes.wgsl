@@ -28,12 +28,12 @@ const BYTE_SHIFTS = vec4<u32>(0u, 8u, 16u, 24u);
 fn nib4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(15u)); }
 fn bits4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(1u)); }
 fn crumb4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(3u)); }
-// i8x4 is the four signed bytes of a word.
 // s8x4 and u4x4 are a word's four bytes as integers, signed, and its
 // four nibbles shifted right by sh and masked as nib4 takes them.
 fn s8x4(w: u32) -> vec4<i32> { return (vec4<i32>(bitcast<i32>(w)) << (vec4<u32>(24u) - BYTE_SHIFTS)) >> vec4<u32>(24u); }
 fn u4x4(w: u32, sh: u32) -> vec4<i32> { return vec4<i32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(15u)); }
-fn i8x4(w: u32) -> vec4<f32> { return vec4<f32>((vec4<i32>(bitcast<i32>(w)) << (vec4<u32>(24u) - BYTE_SHIFTS)) >> vec4<u32>(24u)); }
+// i8x4 is the four signed bytes of a word.
+fn i8x4(w: u32) -> vec4<f32> { return vec4<f32>(s8x4(w)); }
 // bit4 is bits sh..sh+3 of a word, one a lane.
 fn bit4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (vec4<u32>(0u, 1u, 2u, 3u) + sh)) & vec4<u32>(1u)); }
 fn hsum(v: vec4<f32>) -> f32 { return v.x + v.y + v.z + v.w; }

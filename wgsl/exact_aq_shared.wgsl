@@ -32,10 +32,8 @@ fn fill_aq(li: u32, live: bool, xo: u32, so: u32, c0: u32, nb: u32, buf: u32) {
     }
 }
 
-fn aq(a: Act, i: u32) -> i32 {
-    let k = a.xo + i - aq_first;
-    return i32(aq_words[aq_base + (k >> 2u)] << (24u - 8u * (k & 3u))) >> 24u;
-}
-
-// aq4 is values i .. i+3 (i a multiple of 4): one word.
+// aq4 is the word holding value i, unpacked: values i .. i+3 where i is
+// a multiple of 4.
 fn aq4(a: Act, i: u32) -> vec4<i32> { return s8x4(aq_words[aq_base + ((a.xo + i - aq_first) >> 2u)]); }
+
+fn aq(a: Act, i: u32) -> i32 { return aq4(a, i)[(a.xo + i - aq_first) & 3u]; }

@@ -261,6 +261,10 @@ type loc struct {
 	stride [4]uint32
 }
 
+// tokensThird moves a {K, T} layout's token stride to the third
+// dimension, where the products index tokens.
+func (l *loc) tokensThird() { l.stride[2], l.stride[1] = l.stride[1], 0 }
+
 func locOf(t *gpu.Tensor) (loc, error) {
 	es := t.Type.TypeSize()
 	if t.Type.BlockSize() != 1 {

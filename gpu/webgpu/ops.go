@@ -189,9 +189,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if B == 1 && o.In.Shape[2] == 1 {
 		// {K, T}: the token index moves to the third dimension.
 		T = o.In.Shape[1]
-		li.stride[2], li.stride[1] = li.stride[1], 0
+		li.tokensThird()
 		if o.Out.Shape[2] == 1 {
-			lo.stride[2], lo.stride[1] = lo.stride[1], 0
+			lo.tokensThird()
 			swapT = true
 		}
 	}
@@ -229,7 +229,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		}
 		if swapT {
 			for i := range lx {
-				lx[i].stride[2], lx[i].stride[1] = lx[i].stride[1], 0
+				lx[i].tokensThird()
 			}
 		}
 		epi := exactEpilogue{kind, other, out, lx[0], lx[1]}
@@ -259,7 +259,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	}
 	if swapT {
 		for i := range lx {
-			lx[i].stride[2], lx[i].stride[1] = lx[i].stride[1], 0
+			lx[i].tokensThird()
 		}
 	}
 	le, lf, lg := lx[0], lx[1], lx[2]
@@ -340,7 +340,7 @@ func (c *compiler) lowerGateUp(gate, up *gpu.MatMul, sw *gpu.SwiGLU, in *gpu.Ten
 	}
 	if swapT {
 		for i := range ls {
-			ls[i].stride[2], ls[i].stride[1] = ls[i].stride[1], 0
+			ls[i].tokensThird()
 		}
 	}
 	var p params

@@ -50,6 +50,9 @@ func checkExact(o quant.Order, w gpu.Type, K int, name string) error {
 // threads take 8 blocks of each row at a time.
 const exactBlockRows = 16
 
+// exactBlockGroups is how many of those workgroups cover n rows.
+func exactBlockGroups(n int) int { return (n + exactBlockRows - 1) / exactBlockRows }
+
 // splitExactBlocks says whether an exact product of weights of type w
 // for T tokens takes the kernels that find a row's block sums with a
 // whole workgroup (matmul_exact_blocks, matmul_id_exact_blocks) rather
@@ -101,7 +104,7 @@ func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, d
 		p.loc(shiftRows(epi.lf, pt.r0))
 		kernel, groups := "matmul_exact", (n*B*T+63)/64
 		if splitExactBlocks(o.W.Type, T) {
-			kernel, groups = "matmul_exact_blocks", (n+exactBlockRows-1)/exactBlockRows*B*T
+			kernel, groups = "matmul_exact_blocks", exactBlockGroups(n)*B*T
 		}
 		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.Out, epi.other, epi.out}, pt, groups); err != nil {
 			return err
@@ -129,7 +132,7 @@ func (c *compiler) lowerMatMulIDExact(o *gpu.MatMulID, in *gpu.Tensor, li, lid, 
 		p.u(int(ord), sc.start, sc.bs, 0)
 		kernel, groups := "matmul_id_exact", (N*S*T+63)/64
 		if splitExactBlocks(o.W.Type, T) {
-			kernel, groups = "matmul_id_exact_blocks", (N+exactBlockRows-1)/exactBlockRows*S*T
+			kernel, groups = "matmul_id_exact_blocks", exactBlockGroups(N)*S*T
 		}
 		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, pt, groups); err != nil {
 			return err
@@ -187,6 +190,5 @@ func (c *compiler) lowerQKVExact(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec 
 	p.loc(ls[2])
 	p.u(orders[0], orders[1], orders[2], bases[0], bases[1], bases[2], sc.start, sc.bs, 0)
 	c.fused = len(run) - 1
-	groups := func(n int) int { return (n + exactBlockRows - 1) / exactBlockRows }
-	return c.dispatch("matmul_exact_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, groups(NQ)+(len(run)-1)*groups(NK))
+	return c.dispatch("matmul_exact_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, exactBlockGroups(NQ)+(len(run)-1)*exactBlockGroups(NK))
 }

@@ -81,7 +81,7 @@ func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec st
 	}
 	// the shared input {K, 1} as the products index it: the token third
 	lx := ls[0]
-	lx.stride[2], lx.stride[1] = lx.stride[1], 0
+	lx.tokensThird()
 	var p params
 	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
 	p.loc(li)

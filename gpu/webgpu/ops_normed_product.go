@@ -92,7 +92,7 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, r *normedRun) error {
 	}
 	// the rows {K, 1} as the products index them: the token third
 	for i := range 2 {
-		ls[i].stride[2], ls[i].stride[1] = ls[i].stride[1], 0
+		ls[i].tokensThird()
 	}
 	// the norm kernel it stands in for: rmsnorm_round where a product
 	// rounds the norm's output, else rmsnorm
