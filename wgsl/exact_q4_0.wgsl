@@ -36,6 +36,11 @@ fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
     (*st).t4 = t4;
 }
 
+// Only the unrepacked order is lanes: the others are one chain.
+fn exact_lanes(order: u32) -> bool { return order == ORDER_LANES8; }
+
+fn exact_fold_lane(l: ptr<function, Lane>, x: LaneIn, b: u32, order: u32, j: u32) { fold_lane8(l, x.f.x * x.f.y, x.s); }
+
 fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 {
     if (order == ORDER_LANES8) { return sum_lanes8(st.acc); }
     if (order == ORDER_CHAIN) { return st.x; }

@@ -53,6 +53,25 @@ fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
     }
 }
 
+// Every order is lanes: gemv and gemm's two chains are lanes 0 (the
+// dots, x) and 1 (the minimums, y).
+fn exact_lanes(order: u32) -> bool { return true; }
+
+fn exact_fold_lane(l: ptr<function, Lane>, x: LaneIn, b: u32, order: u32, j: u32) {
+    // Lane 0's q is s[8..11], lane 1's s[12..15].
+    let d = select(x.f.x, x.f.y, j == 1u) * x.f.z;
+    if (order == ORDER_Q4K_GEMV) {
+        if (j < 2u) { (*l).c = fma_exact(f32(x.q.x + x.q.y + x.q.z + x.q.w), d, (*l).c); }
+    } else if (order == ORDER_Q4K_GEMM) {
+        if (j < 2u) {
+            for (var k = 0u; k < 4u; k++) { (*l).c = fma_exact(f32(x.q[k]), d, (*l).c); }
+        }
+    } else {
+        if (j < 4u) { (*l).m = fma_exact(-x.f.z * x.f.y, f32(x.m), (*l).m); }
+        fold_lane8(l, x.f.z * x.f.x, x.s);
+    }
+}
+
 fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 {
     if (order == ORDER_LANES8) {
         return sum_lanes8(st.acc) + ((st.aux[0] + st.aux[2]) + (st.aux[1] + st.aux[3]));

@@ -27,4 +27,11 @@ fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
     fold_lanes8(st, r.f.x * r.f.z, r.s);
 }
 
+fn exact_lanes(order: u32) -> bool { return true; }
+
+fn exact_fold_lane(l: ptr<function, Lane>, x: LaneIn, b: u32, order: u32, j: u32) {
+    if (j == 0u) { (*l).c = fma_exact(-x.f.x * x.f.y, f32(x.q.x), (*l).c); }
+    fold_lane8(l, x.f.x * x.f.z, x.s);
+}
+
 fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 { return sum_lanes8(st.acc) + st.x; }

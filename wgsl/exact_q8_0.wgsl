@@ -14,4 +14,8 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
 
 fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) { fold_lanes8(st, r.f.x * r.f.y, r.s); }
 
+fn exact_lanes(order: u32) -> bool { return true; }
+
+fn exact_fold_lane(l: ptr<function, Lane>, x: LaneIn, b: u32, order: u32, j: u32) { fold_lane8(l, x.f.x * x.f.y, x.s); }
+
 fn exact_result(st: ExactState, nb: u32, order: u32) -> f32 { return sum_lanes8(st.acc); }

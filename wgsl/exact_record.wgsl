@@ -28,3 +28,17 @@ fn exact_dot(rb: u32, xo: u32, so: u32, K: u32, order: u32) -> f32 {
     for (var b = 0u; b < nb; b++) { exact_fold(&st, exact_block(rb, xo, so, b), b, order); }
     return exact_result(st, nb, order);
 }
+
+// The fold split by lanes (the blocks kernels): most orders are several
+// chains that never meet until the row's end, each running through all
+// the blocks (the eight lanes; Q4_K's integer dot and minimum sums), so a
+// row's records fold in eight threads at once, lane j owning acc[j], also
+// aux[j] (j < 4), and lane 0 x, lane 1 y (c). exact_lanes says whether an
+// order is such; exact_fold_lane is exact_fold's share of lane j, on what
+// LaneIn holds of the record for it: f, s[j], q = s[8+4(j&1)] .. +3 and
+// m = s[12 + (j&3)].
+struct Lane { a: f32, m: f32, c: f32 }
+struct LaneIn { f: vec4<f32>, s: i32, q: vec4<i32>, m: i32 }
+
+// fold_lane8 is fold_lanes8's lane: one fused multiply-add.
+fn fold_lane8(l: ptr<function, Lane>, d: f32, s: i32) { (*l).a = fma_exact(d, f32(s), (*l).a); }

@@ -86,21 +86,25 @@ func BenchmarkMatVec(b *testing.B) {
 // and the wait that BenchmarkMatVec also counts.
 func BenchmarkMatVecChain(b *testing.B) {
 	for _, typ := range []gguf.TensorType{gguf.F16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K} {
-		b.Run(fmt.Sprintf("16x4096x14336/%s", typ), func(b *testing.B) {
-			be := openB(b)
-			defer be.Close()
-			const k, n, chain = 4096, 14336, 16
-			g := gpu.NewGraph("matvec-chain", 1)
-			in, _ := be.Alloc("in", gguf.F32, gpu.Shape4(k, 1))
-			out, _ := be.Alloc("out", gguf.F32, gpu.Shape4(n, 1))
-			w := g.Bind("w", randomWeights(b, be, typ, k, n))
-			x, y := g.Bind("in", in), g.Bind("out", out)
-			for range chain {
-				g.Do(&gpu.MatMul{W: w, In: x, Out: y})
-			}
-			benchProgram(b, be, g, int64(typ.RowBytes(k)*n*chain))
-		})
+		b.Run(fmt.Sprintf("16x4096x14336/%s", typ), func(b *testing.B) { benchChain(b, typ, 4096, 14336) })
 	}
+}
+
+// benchChain times 16 decode products of one k x n weight of type typ in
+// one step.
+func benchChain(b *testing.B, typ gguf.TensorType, k, n int) {
+	const chain = 16
+	be := openB(b)
+	defer be.Close()
+	g := gpu.NewGraph("matvec-chain", 1)
+	in, _ := be.Alloc("in", gguf.F32, gpu.Shape4(k, 1))
+	out, _ := be.Alloc("out", gguf.F32, gpu.Shape4(n, 1))
+	w := g.Bind("w", randomWeights(b, be, typ, k, n))
+	x, y := g.Bind("in", in), g.Bind("out", out)
+	for range chain {
+		g.Do(&gpu.MatMul{W: w, In: x, Out: y})
+	}
+	benchProgram(b, be, g, int64(typ.RowBytes(k)*n*chain))
 }
 
 // BenchmarkDispatches is a chain of 256 tiny dependent adds: the cost of
@@ -146,5 +150,17 @@ func BenchmarkTopK(b *testing.B) {
 			g.Do(&gpu.TopK{In: g.Bind("logits", in), IDs: g.Bind("ids", ids), Vals: g.Bind("vals", vals), K: c.K})
 			benchProgram(b, be, g, 4*V)
 		})
+	}
+}
+
+// BenchmarkMatVecShapes is BenchmarkMatVecChain on the decode products of
+// llama3.2:1b (k x n: attention output, feed-forward up and down, the
+// vocabulary head), to time each kind of product of a step on its own
+// (EMBER_BENCH_EXACT=1 for exact mode's).
+func BenchmarkMatVecShapes(b *testing.B) {
+	for _, typ := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0} {
+		for _, s := range [][2]int{{2048, 2048}, {2048, 8192}, {8192, 2048}, {2048, 128256}} {
+			b.Run(fmt.Sprintf("16x%dx%d/%s", s[0], s[1], typ), func(b *testing.B) { benchChain(b, typ, s[0], s[1]) })
+		}
 	}
 }
