@@ -14,3 +14,10 @@ fn exact_fold_lane(l: ptr<function, Lane>, x: LaneIn, b: u32, order: u32, j: u32
     if (j == 0u) { (*l).c = fma_exact(x.f.z, half(x.f.w * f32(x.q.x)), (*l).c); }
     fold_lane8(l, x.f.x * x.f.y, x.s);
 }
+
+// act_sum32 is the sum of a 32-value block's 8-bit activations.
+fn act_sum32(a: Act) -> i32 {
+    var v = vec4<i32>();
+    for (var m = 0u; m < 8u; m++) { v += aq4(a, 4u * m); }
+    return v.x + v.y + v.z + v.w;
+}

@@ -9,16 +9,20 @@ const EXACT_BLOCK = 32u;
 fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let o = rb + b * 18u;
     let a = act_block(xo, so, 32u, b);
-    var r: Rec;
-    r.f = vec4<f32>(h16(o), a.d, 0.0, 0.0);
-    // Word m holds values 4m .. 4m+3 (lane m) in its low nibbles and
-    // 16+4m .. (lane 4+m) in its high ones.
-    for (var m = 0u; m < 4u; m++) {
-        let q = w32(o + 2u + 4u * m);
-        r.s[m] = dot(u4x4(q, 0u) - 8, aq4(a, 4u * m));
-        r.s[m + 4u] = dot(u4x4(q, 4u) - 8, aq4(a, 16u + 4u * m));
-    }
-    return r;
+    // The sums built whole rather than stored a lane at a time in a loop:
+    // NVIDIA's compiler kept the loop's record in local memory.
+    let p0 = q4_0_lanes(o, a, 0u);
+    let p1 = q4_0_lanes(o, a, 1u);
+    let p2 = q4_0_lanes(o, a, 2u);
+    let p3 = q4_0_lanes(o, a, 3u);
+    return Rec(vec4<f32>(h16(o), a.d, 0.0, 0.0), array<i32, 16>(p0.x, p1.x, p2.x, p3.x, p0.y, p1.y, p2.y, p3.y, 0, 0, 0, 0, 0, 0, 0, 0));
+}
+
+// q4_0_lanes is lanes m and 4+m of the block at byte o: word m holds
+// values 4m .. 4m+3 in its low nibbles and 16+4m .. in its high ones.
+fn q4_0_lanes(o: u32, a: Act, m: u32) -> vec2<i32> {
+    let q = w32(o + 2u + 4u * m);
+    return vec2<i32>(dot(u4x4(q, 0u) - 8, aq4(a, 4u * m)), dot(u4x4(q, 4u) - 8, aq4(a, 16u + 4u * m)));
 }
 
 fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {

@@ -13,21 +13,42 @@ const EXACT_BLOCK = 256u;
 fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let o = rb + b * 144u;
     let a = act_block(xo, so, 256u, b);
-    var r: Rec;
-    r.f = vec4<f32>(h16(o), h16(o + 2u), a.d, 0.0);
-    for (var j = 0u; j < 8u; j++) {
-        let sm = vec2<i32>(kscale(o + 4u, j));
-        r.s[12u + j / 2u] += sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
-        var d = 0;
-        for (var l = 0u; l < 32u; l += 4u) {
-            let p = dot(u4x4(w32(o + 16u + 32u * (j / 2u) + l), 4u * (j % 2u)), aq4(a, 32u * j + l));
-            d += p;
-            r.s[l / 4u] += sm.x * p;
-        }
-        r.s[8u + j / 2u] += sm.x * d;
+    // Built whole from vectors, no lane stored through an index in a
+    // loop: NVIDIA's compiler kept such a record in local memory.
+    var lo = vec4<i32>();
+    var hi = vec4<i32>();
+    var dots = vec4<i32>();
+    var mins = vec4<i32>();
+    for (var p = 0u; p < 4u; p++) {
+        let e = q4_k_sub(o, a, 2u * p);
+        let f = q4_k_sub(o, a, 2u * p + 1u);
+        lo += e.lo + f.lo;
+        hi += e.hi + f.hi;
+        let at = vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>(p);
+        dots += select(vec4<i32>(), vec4<i32>(e.dot + f.dot), at);
+        mins += select(vec4<i32>(), vec4<i32>(e.min + f.min), at);
     }
-    return r;
+    return Rec(vec4<f32>(h16(o), h16(o + 2u), a.d, 0.0), array<i32, 16>(lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w,
+        dots.x, dots.y, dots.z, dots.w, mins.x, mins.y, mins.z, mins.w));
 }
+
+// SubK is sub-block j's share of a record: its scaled lane sums (lanes
+// 0-3 in lo, 4-7 in hi), scaled dot and minimum term.
+struct SubK { lo: vec4<i32>, hi: vec4<i32>, dot: i32, min: i32 }
+
+fn q4_k_sub(o: u32, a: Act, j: u32) -> SubK {
+    let sm = vec2<i32>(kscale(o + 4u, j));
+    let w = o + 16u + 32u * (j / 2u);
+    let x = 32u * j;
+    let lo = vec4<i32>(q4_k_dot(w, j, a, x), q4_k_dot(w + 4u, j, a, x + 4u), q4_k_dot(w + 8u, j, a, x + 8u), q4_k_dot(w + 12u, j, a, x + 12u));
+    let hi = vec4<i32>(q4_k_dot(w + 16u, j, a, x + 16u), q4_k_dot(w + 20u, j, a, x + 20u), q4_k_dot(w + 24u, j, a, x + 24u), q4_k_dot(w + 28u, j, a, x + 28u));
+    let all = lo + hi;
+    return SubK(sm.x * lo, sm.x * hi, sm.x * (all.x + all.y + all.z + all.w), sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u)));
+}
+
+// q4_k_dot is the four values of sub-block j in the word at byte w (its
+// low nibbles for even j, high for odd) times activations x .. x+3.
+fn q4_k_dot(w: u32, j: u32, a: Act, x: u32) -> i32 { return dot(u4x4(w32(w), 4u * (j % 2u)), aq4(a, x)); }
 
 fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
     let d = r.f.x * r.f.z;

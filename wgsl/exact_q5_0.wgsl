@@ -7,13 +7,20 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let o = rb + b * 22u;
     let a = act_block(xo, so, 32u, b);
     let qh = u32le(o + 2u);
-    var r: Rec;
-    r.f = vec4<f32>(h16(o), a.d, 0.0, 0.0);
-    for (var j = 0u; j < 32u; j++) {
+    // Lane by lane (exact_q6_k says why).
+    return Rec(vec4<f32>(h16(o), a.d, 0.0, 0.0), array<i32, 16>(q5_0_lane(o, a, qh, 0u), q5_0_lane(o, a, qh, 1u), q5_0_lane(o, a, qh, 2u),
+        q5_0_lane(o, a, qh, 3u), q5_0_lane(o, a, qh, 4u), q5_0_lane(o, a, qh, 5u), q5_0_lane(o, a, qh, 6u), q5_0_lane(o, a, qh, 7u), 0, 0, 0, 0, 0, 0, 0, 0));
+}
+
+// q5_0_lane is lane i of the block at byte o (high bits qh): values
+// 4i .. 4i+3.
+fn q5_0_lane(o: u32, a: Act, qh: u32, i: u32) -> i32 {
+    var s = 0;
+    for (var j = 4u * i; j < 4u * i + 4u; j++) {
         let q = ((b8(o + 6u + j % 16u) >> (4u * (j / 16u))) & 15u) | (((qh >> j) & 1u) << 4u);
-        r.s[j / 4u] += (i32(q) - 16) * aq(a, j);
+        s += (i32(q) - 16) * aq(a, j);
     }
-    return r;
+    return s;
 }
 
 fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) { fold_lanes8(st, r.f.x * r.f.y, r.s); }

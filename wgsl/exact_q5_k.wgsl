@@ -9,17 +9,27 @@ const EXACT_BLOCK = 256u;
 fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let o = rb + b * 176u;
     let a = act_block(xo, so, 256u, b);
-    var r: Rec;
-    r.f = vec4<f32>(a.d, h16(o + 2u), h16(o), 0.0);
+    // Lanes summed in vectors (exact_q4_k says why).
+    var lo = vec4<i32>();
+    var hi = vec4<i32>();
+    var mins = 0;
     for (var j = 0u; j < 8u; j++) {
         let sm = vec2<i32>(kscale(o + 4u, j));
-        r.s[8] += sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
-        for (var l = 0u; l < 32u; l++) {
-            let q = ((b8(o + 48u + 32u * (j / 2u) + l) >> (4u * (j % 2u))) & 15u) | (((b8(o + 16u + l) >> j) & 1u) << 4u);
-            r.s[l / 4u] += sm.x * i32(q) * aq(a, 32u * j + l);
-        }
+        mins += sm.y * (bsum16(a, 2u * j) + bsum16(a, 2u * j + 1u));
+        lo += sm.x * vec4<i32>(q5_k_four(o, a, j, 0u), q5_k_four(o, a, j, 4u), q5_k_four(o, a, j, 8u), q5_k_four(o, a, j, 12u));
+        hi += sm.x * vec4<i32>(q5_k_four(o, a, j, 16u), q5_k_four(o, a, j, 20u), q5_k_four(o, a, j, 24u), q5_k_four(o, a, j, 28u));
     }
-    return r;
+    return Rec(vec4<f32>(a.d, h16(o + 2u), h16(o), 0.0), array<i32, 16>(lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w, mins, 0, 0, 0, 0, 0, 0, 0));
+}
+
+// q5_k_four is values l .. l+3 of sub-block j times their activations.
+fn q5_k_four(o: u32, a: Act, j: u32, l0: u32) -> i32 {
+    var s = 0;
+    for (var l = l0; l < l0 + 4u; l++) {
+        let q = ((b8(o + 48u + 32u * (j / 2u) + l) >> (4u * (j % 2u))) & 15u) | (((b8(o + 16u + l) >> j) & 1u) << 4u);
+        s += i32(q) * aq(a, 32u * j + l);
+    }
+    return s;
 }
 
 fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
