@@ -18,23 +18,36 @@ fn qv(d: u32, h: u32, t: u32) -> f32 {
     return x;
 }
 
+// score_lanes is lanes l .. l+3 of the score's accumulators that step by
+// step through its first np dimensions, a fused multiply-add a step.
+fn score_lanes(row: u32, h: u32, t: u32, l: u32, step: u32, np: u32) -> vec4<f32> {
+    var v = vec4<f32>();
+    for (var k = l; k < np; k += step) {
+        let kv = vec4<f32>(kload(row + k), kload(row + k + 1u), kload(row + k + 2u), kload(row + k + 3u));
+        v = fma_exact4(kv, vec4<f32>(qv(k, h, t), qv(k + 1u, h, t), qv(k + 2u, h, t), qv(k + 3u, h, t)), v);
+    }
+    return v;
+}
+
+// score_reduced is lanes l .. l+3 of the four accumulators reduced:
+// (acc[l] + acc[32+l]) + (acc[16+l] + acc[48+l]).
+fn score_reduced(row: u32, h: u32, t: u32, l: u32, np: u32) -> vec4<f32> {
+    return (score_lanes(row, h, t, l, 64u, np) + score_lanes(row, h, t, 32u + l, 64u, np))
+        + (score_lanes(row, h, t, 16u + l, 64u, np) + score_lanes(row, h, t, 48u + l, 64u, np));
+}
+
 fn exact_score(row: u32, h: u32, t: u32) -> f32 {
     let DK = pu(0u);
     if (pu(3u) > 1u && DK % 16u == 0u) {
-        var acc = array<f32, 16>();
-        for (var k = 0u; k < DK; k += 16u) {
-            for (var l = 0u; l < 16u; l++) { acc[l] = fma_exact(kload(row + k + l), qv(k + l, h, t), acc[l]); }
-        }
-        return sum_lanes16(acc);
+        // One 16-lane accumulator (a batch's order).
+        return sum_lanes16v(score_lanes(row, h, t, 0u, 16u, DK), score_lanes(row, h, t, 4u, 16u, DK), score_lanes(row, h, t, 8u, 16u, DK),
+            score_lanes(row, h, t, 12u, 16u, DK));
     }
+    // Four 16-lane accumulators over 64-value steps (score_reduced).
     let np = DK & ~63u;
-    var acc = array<f32, 64>();
-    for (var k = 0u; k < np; k += 64u) {
-        for (var l = 0u; l < 64u; l++) { acc[l] = fma_exact(kload(row + k + l), qv(k + l, h, t), acc[l]); }
-    }
-    var a = array<f32, 16>();
-    for (var l = 0u; l < 16u; l++) { a[l] = (acc[l] + acc[32u + l]) + (acc[16u + l] + acc[48u + l]); }
-    var sum = f64_from(sum_lanes16(a));
+    let a = sum_lanes16v(score_reduced(row, h, t, 0u, np), score_reduced(row, h, t, 4u, np), score_reduced(row, h, t, 8u, np),
+        score_reduced(row, h, t, 12u, np));
+    var sum = f64_from(a);
     for (var k = np; k < DK; k++) { sum = f64_add(sum, f64_from(kload(row + k) * qv(k, h, t))); }
     return f64_f32(sum);
 }

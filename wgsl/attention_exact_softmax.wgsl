@@ -21,9 +21,15 @@ var<workgroup> undecided: u32;
 
 // chunk_sum is chunk c's exps added as ggml adds 16 lanes (zeros past n).
 fn chunk_sum(row: u32, c: u32, n: u32) -> f32 {
-    var chunk = array<f32, 16>();
-    for (var l = 0u; l < 16u && 16u * c + l < n; l++) { chunk[l] = SC[row + 16u * c + l]; }
-    return sum_lanes16(chunk);
+    let i = 16u * c;
+    return sum_lanes16v(sc4(row, i, n), sc4(row, i + 4u, n), sc4(row, i + 8u, n), sc4(row, i + 12u, n));
+}
+
+// sc4 is values i .. i+3 of the row, zeros from n on.
+fn sc4(row: u32, i: u32, n: u32) -> vec4<f32> {
+    let k = vec4<u32>(i, i + 1u, i + 2u, i + 3u);
+    let at = row + min(k, vec4<u32>(n - 1u));
+    return select(vec4<f32>(), vec4<f32>(SC[at.x], SC[at.y], SC[at.z], SC[at.w]), k < vec4<u32>(n));
 }
 
 @compute @workgroup_size(NT)

@@ -29,10 +29,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     acc[li] = a;
     workgroupBarrier();
     if (!x.ok || lane != 0u) { return; }
-    var r = array<f32, 16>();
-    for (var l = 0u; l < 16u; l++) { r[l] = acc[li + l]; }
+    // Lanes in vectors, not a private array (sum_lanes16v says why).
+    var r = array<vec4<f32>, 4>(acc4(li), acc4(li + 4u), acc4(li + 8u), acc4(li + 12u));
     if (L == 64u) {
-        for (var l = 0u; l < 16u; l++) { r[l] = (acc[l] + acc[32u + l]) + (acc[16u + l] + acc[48u + l]); }
+        r = array<vec4<f32>, 4>(acc64(0u), acc64(4u), acc64(8u), acc64(12u));
     }
-    O[at(14u, x.i, x.h, x.t, 0u)] = sum_lanes16(r);
+    O[at(14u, x.i, x.h, x.t, 0u)] = sum_lanes16v(r[0], r[1], r[2], r[3]);
 }
+
+fn acc4(i: u32) -> vec4<f32> { return vec4<f32>(acc[i], acc[i + 1u], acc[i + 2u], acc[i + 3u]); }
+
+// acc64 is lanes l .. l+3 of 64 lanes reduced as ggml reduces them.
+fn acc64(l: u32) -> vec4<f32> { return (acc4(l) + acc4(32u + l)) + (acc4(16u + l) + acc4(48u + l)); }

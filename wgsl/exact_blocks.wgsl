@@ -69,8 +69,9 @@ fn rows_dot(li: u32, live: bool, n0: u32, N: u32, base: u32, rb: u32, xo: u32, s
         workgroupBarrier();
         if (folds) {
             let l0 = li * CB;
-            for (var i = 0u; i < 8u; i++) { st.acc[i] = lane_a[l0 + i]; }
-            for (var i = 0u; i < 4u; i++) { st.aux[i] = lane_m[l0 + i]; }
+            st.acc = array<f32, 8>(lane_a[l0], lane_a[l0 + 1u], lane_a[l0 + 2u], lane_a[l0 + 3u], lane_a[l0 + 4u], lane_a[l0 + 5u],
+                lane_a[l0 + 6u], lane_a[l0 + 7u]);
+            st.aux = array<f32, 4>(lane_m[l0], lane_m[l0 + 1u], lane_m[l0 + 2u], lane_m[l0 + 3u]);
             st.x = lane_c[l0];
             st.y = lane_c[l0 + 1u];
         }

@@ -30,13 +30,18 @@ fn terms4_result(t: Terms4, nb: u32) -> f32 {
     return t.sum;
 }
 
-// sum_lanes16 is _mm512_reduce_add_ps (SumLanes16).
-fn sum_lanes16(a: array<f32, 16>) -> f32 {
-    var t = array<f32, 8>();
-    for (var i = 0u; i < 8u; i++) { t[i] = a[i + 8u] + a[i]; }
-    let u0 = t[4] + t[0];
-    let u1 = t[5] + t[1];
-    let u2 = t[6] + t[2];
-    let u3 = t[7] + t[3];
-    return (u0 + u2) + (u1 + u3);
+// sum_lanes16v is _mm512_reduce_add_ps (SumLanes16) of lanes held as
+// four vectors (0-3, 4-7, 8-11, 12-15). Lanes live in vectors rather than
+// arrays indexed in loops: NVIDIA's compiler kept such arrays in local
+// memory.
+fn sum_lanes16v(a0: vec4<f32>, a1: vec4<f32>, a2: vec4<f32>, a3: vec4<f32>) -> f32 {
+    let t0 = a2 + a0;
+    let t1 = a3 + a1;
+    let u = t1 + t0;
+    return (u.x + u.z) + (u.y + u.w);
+}
+
+// fma_exact4 is fma_exact of each component.
+fn fma_exact4(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(fma_exact(a.x, b.x, c.x), fma_exact(a.y, b.y, c.y), fma_exact(a.z, b.z, c.z), fma_exact(a.w, b.w, c.w));
 }

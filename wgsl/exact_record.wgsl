@@ -17,8 +17,13 @@ fn exact_state(nb: u32) -> ExactState {
 
 // fold_lanes8 adds a block's eight integer lane sums (s[0..7]) with its
 // scale product d, as the AVX2 loop does: one fused multiply-add a lane.
+// The lanes written out: an array indexed in a loop stayed in local
+// memory on NVIDIA (sum_lanes16v).
 fn fold_lanes8(st: ptr<function, ExactState>, d: f32, s: array<i32, 16>) {
-    for (var i = 0u; i < 8u; i++) { (*st).acc[i] = fma_exact(d, f32(s[i]), (*st).acc[i]); }
+    let a = (*st).acc;
+    (*st).acc = array<f32, 8>(fma_exact(d, f32(s[0]), a[0]), fma_exact(d, f32(s[1]), a[1]), fma_exact(d, f32(s[2]), a[2]),
+        fma_exact(d, f32(s[3]), a[3]), fma_exact(d, f32(s[4]), a[4]), fma_exact(d, f32(s[5]), a[5]), fma_exact(d, f32(s[6]), a[6]),
+        fma_exact(d, f32(s[7]), a[7]));
 }
 
 // exact_dot is the whole row's product, one block after another.

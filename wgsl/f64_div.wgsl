@@ -12,6 +12,9 @@ fn f64_from_u32(n: u32) -> F64 {
 // f64_div is a/b rounded as float64 division, b not zero.
 fn f64_div(a: F64, b: F64) -> F64 {
     if (u64_zero(a.m)) { return a; }
+    // By a power of two (an RMSNorm's n in most models) the quotient is
+    // exact: only the exponent moves, where the division is 56 steps.
+    if (b.m.hi == 0x100000u && b.m.lo == 0u) { return F64(a.m, a.e - b.e, false); }
     // Long division of the mantissas: 56 quotient bits, a.m/b.m lying in
     // (1/2, 2), then the remainder as the sticky bit.
     var r = a.m;

@@ -9,6 +9,9 @@
 //!use exp_libm
 const ZERO_WORD = 21u;
 
+// pr4 is pr[i .. i+3].
+fn pr4(i: u32) -> vec4<f32> { return vec4<f32>(pr[i], pr[i + 1u], pr[i + 2u], pr[i + 3u]); }
+
 // softmax replaces pr[0..n) by its softmax. The exps are the threads';
 // the float64 sum of the chunks (each chunk's lanes added as ggml adds
 // them) and of the tail is one thread's, in the CPU's order. Call from
@@ -23,9 +26,7 @@ fn softmax(li: u32, n: u32) {
     if (li == 0u) {
         var sum = F64(U64(0u, 0u), 0, false);
         for (var i = 0u; i < n16; i += 16u) {
-            var chunk: array<f32, 16>;
-            for (var l = 0u; l < 16u; l++) { chunk[l] = pr[i + l]; }
-            sum = f64_add(sum, f64_from(sum_lanes16(chunk)));
+            sum = f64_add(sum, f64_from(sum_lanes16v(pr4(i), pr4(i + 4u), pr4(i + 8u), pr4(i + 12u))));
         }
         for (var e = n16; e < n; e++) { sum = f64_add(sum, f64_from(pr[e])); }
         shared_sum = f64_recip_f32(sum);
