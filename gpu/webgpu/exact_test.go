@@ -50,7 +50,8 @@ func TestExactProducts(t *testing.T) {
 				sameOutputs(t, run(wb), run(cb))
 			})
 		}
-		// T 9: past splitExactBlocks, one thread an output.
+		// T 9: past splitExactBlocks for blocks of 32, one thread an output;
+		// the K-quants take the blocks kernels at every T.
 		for _, c := range []struct{ K, Sin, T int }{{K, 1, 2}, {K, 3, 2}, {K, 1, 9}, {long, 1, 1}} {
 			K, Sin, T := c.K, c.Sin, c.T
 			t.Run(fmt.Sprintf("%s/experts/K%d/Sin%d/T%d", wt, K, Sin, T), func(t *testing.T) {

@@ -56,14 +56,22 @@ func exactBlockGroups(n int) int { return (n + exactBlockRows - 1) / exactBlockR
 // splitExactBlocks says whether an exact product of weights of type w
 // for T tokens takes the kernels that find a row's block sums with a
 // whole workgroup (matmul_exact_blocks, matmul_id_exact_blocks) rather
-// than one thread an output. They are for quantized rows and a few
-// tokens: one thread an output leaves a decode product a few thousand
-// threads, each walking its row alone (on the H100 exact decode went
-// from 18.5 to 49.9 tok/s with them), while a prefill chunk has threads
-// enough, and there the workgroups' barriers cost more (pp64 214 against
-// 168 tok/s).
+// than one thread an output. One thread an output leaves a decode product
+// a few thousand threads, each walking its row alone (on the H100 exact
+// decode went from 18.5 to 49.9 tok/s with them). A prefill chunk has
+// threads enough, and there the one-thread kernel is the faster for
+// blocks of 32 values (H100, exact pp512: llama3.2:1b Q4_0 1060 against
+// 669 tok/s, qwen3:0.6b Q8_0 1808 against 1256), but not for the
+// K-quants' blocks of 256, which one thread walks a value at a time
+// (llama3.1:8b Q4_K_M 58 against 121).
 func splitExactBlocks(w gpu.Type, T int) bool {
-	return w != gguf.F32 && w != gguf.F16 && T < 8
+	switch {
+	case w == gguf.F32 || w == gguf.F16:
+		return false
+	case w.BlockSize() == 256:
+		return true
+	}
+	return T < 8
 }
 
 // exactEpilogue is what an exact product writes besides its output: out
