@@ -1,8 +1,8 @@
 // Q4_0 in the exact products, in the three orders the CPU backend sums it
 // in: interleaved (one fused multiply-add a block, in x), repacked without
 // interleaving (rounded block terms in four lanes, t4) and unrepacked
-// (eight lanes). Rec: f.x the weight scale, f.y the activation's, s the
-// lane sums.
+// (eight lanes). Rec: f.x the weight scale, f.y the activation's,
+// s[0..7] the lane sums, s[8] their total.
 //!use exact_record
 const EXACT_BLOCK = 32u;
 
@@ -15,7 +15,10 @@ fn exact_block(rb: u32, xo: u32, so: u32, b: u32) -> Rec {
     let p1 = q4_0_lanes(o, a, 1u);
     let p2 = q4_0_lanes(o, a, 2u);
     let p3 = q4_0_lanes(o, a, 3u);
-    return Rec(vec4<f32>(h16(o), a.d, 0.0, 0.0), array<i32, 16>(p0.x, p1.x, p2.x, p3.x, p0.y, p1.y, p2.y, p3.y, 0, 0, 0, 0, 0, 0, 0, 0));
+    // s[8], the lanes' total, is all the one-chain orders fold: the
+    // folding thread reads it rather than the eight lanes.
+    let t = p0 + p1 + p2 + p3;
+    return Rec(vec4<f32>(h16(o), a.d, 0.0, 0.0), array<i32, 16>(p0.x, p1.x, p2.x, p3.x, p0.y, p1.y, p2.y, p3.y, t.x + t.y, 0, 0, 0, 0, 0, 0, 0));
 }
 
 // q4_0_lanes is lanes m and 4+m of the block at byte o: word m holds
@@ -30,7 +33,7 @@ fn exact_fold(st: ptr<function, ExactState>, r: Rec, b: u32, order: u32) {
         fold_lanes8(st, r.f.x * r.f.y, r.s);
         return;
     }
-    let total = r.s[0] + r.s[1] + r.s[2] + r.s[3] + r.s[4] + r.s[5] + r.s[6] + r.s[7];
+    let total = r.s[8];
     if (order == ORDER_CHAIN) {
         (*st).x = fma_exact(f32(total), r.f.x * r.f.y, (*st).x);
         return;
