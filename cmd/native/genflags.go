@@ -33,7 +33,7 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
 	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
 	fs.BoolVar(&m.noTiles, "no-tiles", false, "WebGPU: prefill products a token at a time (matvec) instead of tiled, to compare")
-	fs.BoolVar(&m.exact, "exact", false, "WebGPU: sum products in the CPU backend's order, bit for bit (slower: decode at a third to a quarter of the default's speed; for checking results)")
+	fs.BoolVar(&m.exact, "exact", false, "WebGPU: sum products in the CPU backend's order, bit for bit (slower: decode at a third to a half of the default's speed; for checking results)")
 }
 
 func (m *modelFlags) load() (*engine.Engine, error) {

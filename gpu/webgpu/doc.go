@@ -59,9 +59,11 @@ type Options struct {
 	NoTiles bool
 	// Exact sums every product in the CPU backend's order for its weight
 	// type and shape (blocks' integer sums in parallel, each row's fold of
-	// them serial as on the CPU), so products equal the CPU's bit for bit,
-	// and its other ops round as the CPU's do, so a whole model's logits
-	// are the CPU's. Slower (H100, llama3.2:1b: 155 against 427 tok/s);
+	// them serial as on the CPU, in eight threads where the order is eight
+	// lanes), so products equal the CPU's bit for bit, and its other ops
+	// round as the CPU's do, so a whole model's logits are the CPU's.
+	// Slower (H100 decode: llama3.2:1b 179 against 427 tok/s, llama3.1:8b
+	// 59 against 121);
 	// the only fusions are the Add or SwiGLU after a product (computed as
 	// the CPU's) and the products of one input in one dispatch, each
 	// summed as alone.
