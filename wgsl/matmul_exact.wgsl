@@ -10,13 +10,7 @@
 //!use common
 //!exact
 //!use exact_epilogue
-@group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read> X: array<f32>;
-@group(0) @binding(4) var<storage, read_write> O: array<f32>;
-@group(0) @binding(5) var<storage, read_write> E: array<f32>;
-@group(0) @binding(6) var<storage, read_write> F: array<f32>;
-
-const ZERO_WORD = 21u;
+//!use matmul_exact_io
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {

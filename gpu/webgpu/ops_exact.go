@@ -111,8 +111,13 @@ func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, d
 		p.loc(shiftRows(epi.le, pt.r0))
 		p.loc(shiftRows(epi.lf, pt.r0))
 		kernel, groups := "matmul_exact", (n*B*T+63)/64
-		if splitExactBlocks(o.W.Type, T) {
+		switch {
+		case splitExactBlocks(o.W.Type, T):
 			kernel, groups = "matmul_exact_blocks", exactBlockGroups(n)*B*T
+		case T < 8:
+			// Float weights (the blocks kernels take the rest): a
+			// workgroup an output, a thread an accumulator.
+			kernel, groups = "matmul_exact_lanes", n*B*T
 		}
 		if err := c.dispatchPart(kernel, dec, p, false, []*gpu.Tensor{o.W, in, o.Out, epi.other, epi.out}, pt, groups); err != nil {
 			return err
