@@ -5,14 +5,13 @@
 // own, so a thread takes one: a workgroup of 64 threads is one output's
 // 64 lanes, or four outputs' 16.
 //!use attention_exact
+//!use exact_lanes64
 //!decode
 @group(0) @binding(2) var<storage, read_write> SC: array<f32>;
 @group(0) @binding(3) var<storage, read_write> V: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 // Declared for the cache decoder's key reads; never bound.
 @group(0) @binding(5) var<storage, read_write> K: array<u32>;
-
-var<workgroup> acc: array<f32, 64>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -26,18 +25,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let col = (x.h / (pu(2u) / pu(4u))) * pu(8u) + x.i;
         for (var j = lane; j < n; j += L) { a = fma_exact(SC[x.row + j], vload(j * pu(7u) + col), a); }
     }
-    acc[li] = a;
+    chains[li] = a;
     workgroupBarrier();
     if (!x.ok || lane != 0u) { return; }
-    // Lanes in vectors, not a private array (sum_lanes16v says why).
-    var r = array<vec4<f32>, 4>(acc4(li), acc4(li + 4u), acc4(li + 8u), acc4(li + 12u));
-    if (L == 64u) {
-        r = array<vec4<f32>, 4>(acc64(0u), acc64(4u), acc64(8u), acc64(12u));
-    }
-    O[at(14u, x.i, x.h, x.t, 0u)] = sum_lanes16v(r[0], r[1], r[2], r[3]);
+    O[at(14u, x.i, x.h, x.t, 0u)] = chains_total(li, L == 64u);
 }
 
-fn acc4(i: u32) -> vec4<f32> { return vec4<f32>(acc[i], acc[i + 1u], acc[i + 2u], acc[i + 3u]); }
-
-// acc64 is lanes l .. l+3 of 64 lanes reduced as ggml reduces them.
-fn acc64(l: u32) -> vec4<f32> { return (acc4(l) + acc4(32u + l)) + (acc4(16u + l) + acc4(48u + l)); }

@@ -11,14 +11,7 @@
 //!exact
 //!use exact_epilogue
 //!use matmul_exact_io
-
-var<workgroup> lanes: array<f32, 64>;
-
-fn lane4(i: u32) -> vec4<f32> { return vec4<f32>(lanes[i], lanes[i + 1u], lanes[i + 2u], lanes[i + 3u]); }
-
-// lane64 is lanes l .. l+3 of the 64 reduced as float_reduced reduces
-// them.
-fn lane64(l: u32) -> vec4<f32> { return (lane4(l) + lane4(32u + l)) + (lane4(16u + l) + lane4(48u + l)); }
+//!use exact_lanes64
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -41,15 +34,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (live && li < L) {
         for (var k = li; k < np; k += L) { a = fma_exact(wv(rb, k), X[xo + k], a); }
     }
-    lanes[li] = a;
+    chains[li] = a;
     workgroupBarrier();
     if (!live || li != 0u) { return; }
-    var y = 0.0;
-    if (gemm) {
-        y = sum_lanes16v(lane4(0u), lane4(4u), lane4(8u), lane4(12u));
-    } else {
-        y = float_tail(sum_lanes16v(lane64(0u), lane64(4u), lane64(8u), lane64(12u)), rb, xo, np, K);
-    }
+    var y = chains_total(0u, !gemm);
+    if (!gemm) { y = float_tail(y, rb, xo, np, K); }
     O[at(10u, n, b, t, 0u)] = y;
     exact_epilogue(y, n, b, t);
 }

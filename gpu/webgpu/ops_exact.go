@@ -64,6 +64,8 @@ func exactBlockGroups(n int) int { return (n + exactBlockRows - 1) / exactBlockR
 // 669 tok/s, qwen3:0.6b Q8_0 1808 against 1256), but not for the
 // K-quants' blocks of 256, which one thread walks a value at a time
 // (llama3.1:8b Q4_K_M 58 against 121).
+//
+// Float weights take matmul_exact_lanes for as few tokens.
 func splitExactBlocks(w gpu.Type, T int) bool {
 	switch {
 	case w == gguf.F32 || w == gguf.F16:
@@ -71,8 +73,12 @@ func splitExactBlocks(w gpu.Type, T int) bool {
 	case w.BlockSize() == 256:
 		return true
 	}
-	return T < 8
+	return T < exactFewTokens
 }
+
+// exactFewTokens is the token count from which a product of blocks of 32
+// or of floats has threads enough at one thread an output.
+const exactFewTokens = 8
 
 // exactEpilogue is what an exact product writes besides its output: out
 // = P + other (epiAdd), the gated unit of P and other (epiSiluGate,
@@ -114,7 +120,7 @@ func (c *compiler) lowerMatMulExact(o *gpu.MatMul, in *gpu.Tensor, li, lo loc, d
 		switch {
 		case splitExactBlocks(o.W.Type, T):
 			kernel, groups = "matmul_exact_blocks", exactBlockGroups(n)*B*T
-		case T < 8:
+		case T < exactFewTokens:
 			// Float weights (the blocks kernels take the rest): a
 			// workgroup an output, a thread an accumulator.
 			kernel, groups = "matmul_exact_lanes", n*B*T
