@@ -37,6 +37,10 @@ type Backend struct {
 	// noHeadProducts keeps batched products on quantize_act and matmul,
 	// for the tests comparing head_products with them.
 	noHeadProducts bool
+	// noRoundingProducts keeps decode products that round their output
+	// for the next product (matmul_round) on matmul and quantize_act,
+	// for the tests comparing them.
+	noRoundingProducts bool
 	// noNormedProduct and noMoEDown keep, under selfRounding, norms and
 	// the experts' down products in their own dispatches, to time each
 	// self-rounding kernel family alone (BenchmarkDecodeStep).

@@ -73,7 +73,7 @@ type Options struct {
 	// rounded copy another kernel wrote: MLA's per-head products, a
 	// norm with the products of its output, and the experts' down
 	// product with the shared expert's (MLA decode layers in 12
-	// kernels, against 15 dense and 18 with experts without it). Off by
+	// kernels, against 12 dense and 15 with experts without it). Off by
 	// default: every workgroup redoes that work. Four matvec workgroups
 	// share one prepared row (matvec_shape_wide.wgsl), which took a
 	// GLM-4.7-Flash decode step on the H100 from 33.0 to 17.9 ms, but

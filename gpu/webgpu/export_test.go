@@ -24,6 +24,11 @@ func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Pro
 // matmul dispatch.
 func HeadProducts(be gpu.Backend, on bool) { be.(*Backend).noHeadProducts = !on }
 
+// RoundingProducts sets whether be compiles decode products whose output
+// the next product reads rounded into matmul_round where it can (on) or
+// always into a matmul and a quantize_act dispatch.
+func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).noRoundingProducts = !on }
+
 // UploadFlush sets the weight bytes be lets wait for a submission,
 // PendingUpload says how many wait now, and UploadSubmits how many
 // submissions of them there have been.

@@ -30,6 +30,21 @@ func TestMatvecRowsMatchKernel(t *testing.T) {
 			}
 		}
 	}
+	// The rounding products' workgroups are one 8-bit block of rows.
+	for _, k := range []string{"matmul_round", "matmul_gate_up_round", "moe_gate_up_round"} {
+		src, err := wgsl.Source(k, "q4_0", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{fmt.Sprintf("const ROWS = %du;", matvecRows), "const THREADS = WG * GROUPS;", "const GROUPS = 16u;", "const WG = 64u;"} {
+			if !strings.Contains(src, want) {
+				t.Errorf("%s.wgsl does not declare %q", k, want)
+			}
+		}
+		if matvecRows*16 != roundingRows || 64*16 != roundingThreads {
+			t.Errorf("matvec_shape_round.wgsl's 16 groups of %d rows by 64 threads are not roundingRows %d by roundingThreads %d", matvecRows, roundingRows, roundingThreads)
+		}
+	}
 }
 
 // The grids of the tiled products count tiles as matmul_tiled.wgsl does.

@@ -263,6 +263,11 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		}
 	}
 	le, lf, lg := lx[0], lx[1], lx[2]
+	if kernel == "matmul" && kind == epiNone {
+		if r := c.roundingProduct(o.Out, lo, N, B, T, len(parts), 0); r != nil {
+			return c.lowerRoundingProduct(o, r, in, li, lo, dec, K, N, B, rb, parts[0])
+		}
+	}
 	for _, pt := range parts {
 		n := pt.r1 - pt.r0
 		if B > 1 {
@@ -352,7 +357,13 @@ func (c *compiler) lowerGateUp(gate, up *gpu.MatMul, sw *gpu.SwiGLU, in *gpu.Ten
 	p.loc(ls[2])
 	p.u(0, 0)
 	c.fused = 2
-	return c.dispatch("matmul_gate_up", dec, p, false, []*gpu.Tensor{gate.W, in, gate.Out, up.Out, sw.Out, up.W}, rowGroups(N)*T)
+	ts := []*gpu.Tensor{gate.W, in, gate.Out, up.Out, sw.Out, up.W}
+	if r := c.roundingProduct(sw.Out, ls[2], N, 1, T, 1, 2); r != nil {
+		r.use(c)
+		r.words(c, &p)
+		return c.dispatch("matmul_gate_up_round", dec, p, false, append(ts, r.q), N/roundingRows*T)
+	}
+	return c.dispatch("matmul_gate_up", dec, p, false, ts, rowGroups(N)*T)
 }
 
 // Epilogues of matmul.wgsl: what it also writes from a product P besides

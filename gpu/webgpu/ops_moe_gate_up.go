@@ -59,6 +59,24 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 	p.u(NS)
 	p.loc(ls[1])
 	c.fused = 5
-	return c.dispatch("moe_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.sw.Out, m.sSw.Out, m.up.W, m.sGate.W, m.sUp.W},
-		rowGroups(N)*S*T+rowGroups(NS)*T)
+	ts := []*gpu.Tensor{o.W, in, o.IDs, m.sw.Out, m.sSw.Out, m.up.W, m.sGate.W, m.sUp.W}
+	if c.be.limits.MaxStorageBuffersPerShaderStage >= moeBindings+2 {
+		// The down products read the gated units rounded: the kernel
+		// rounds them where the chosen experts' can be (the shared
+		// experts' too, or a quantize_act does).
+		if r := c.roundingProduct(m.sw.Out, ls[0], N, S, T, 1, 5); r != nil {
+			r.use(c)
+			r.words(c, &p)
+			shared := c.roundingProduct(m.sSw.Out, ls[1], NS, 1, T, 1, 5)
+			if shared == nil {
+				// rows 0: writes nothing; Y bound twice is one binding
+				shared = &outputRounding{q: r.q}
+			} else {
+				shared.use(c)
+			}
+			shared.words(c, &p)
+			return c.dispatch("moe_gate_up_round", dec, p, false, append(ts, r.q, shared.q), N/roundingRows*S*T+NS/roundingRows*T)
+		}
+	}
+	return c.dispatch("moe_gate_up", dec, p, false, ts, rowGroups(N)*S*T+rowGroups(NS)*T)
 }

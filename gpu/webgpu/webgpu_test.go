@@ -52,8 +52,10 @@ func TestOpsNoSubgroups(t *testing.T) {
 
 // openB opens the backend of the benchmarks; EMBER_BENCH_SELF_ROUNDING=1
 // sets Options.SelfRounding, to time the fusions it allows (or a comma
-// list of the kernel families to allow: normed, head, moe), and
-// EMBER_BENCH_EXACT=1 Options.Exact, to see where exact mode's time goes.
+// list of the kernel families to allow: normed, head, moe),
+// EMBER_BENCH_EXACT=1 Options.Exact, to see where exact mode's time goes,
+// and EMBER_BENCH_NO_ROUNDING_PRODUCTS=1 keeps products that round their
+// output for the next (matmul_round) apart, to time them against it.
 func openB(b *testing.B) gpu.Backend {
 	self := os.Getenv("EMBER_BENCH_SELF_ROUNDING")
 	be, err := webgpu.Open(webgpu.Options{
@@ -62,6 +64,9 @@ func openB(b *testing.B) gpu.Backend {
 	})
 	if err != nil {
 		b.Fatal(err)
+	}
+	if os.Getenv("EMBER_BENCH_NO_ROUNDING_PRODUCTS") == "1" {
+		webgpu.RoundingProducts(be, false)
 	}
 	if self != "" && self != "1" {
 		on := map[string]bool{}

@@ -1,0 +1,176 @@
+//go:build cgo && !js
+
+package webgpu_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/synth"
+	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/webgpu"
+)
+
+// A decode product whose output the next product reads rounded writes
+// that rounded copy itself (matmul_round) and gives what a matmul and a
+// quantize_act dispatch give, bit for bit: its own output and the next
+// product's, for every weight type on either side, with and without
+// subgroups, for a reader of the whole output and for per-head readers of
+// a strided part of it (MLA's k_b reading q_nope out of q), and for the
+// SwiGLU of a gate and up product in one dispatch (matmul_gate_up_round)
+// read by the down product.
+func TestRoundingProductFused(t *testing.T) {
+	for _, noSub := range []bool{false, true} {
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mode := fmt.Sprintf("subgroups=%v", !noSub)
+		for _, wt := range weightTypes {
+			t.Run(fmt.Sprintf("%s/whole/%s-then-Q8_0", mode, wt), func(t *testing.T) { roundingProduct(t, be, wt, gguf.Q8_0, false) })
+			t.Run(fmt.Sprintf("%s/whole/Q4_0-then-%s", mode, wt), func(t *testing.T) { roundingProduct(t, be, gguf.Q4_0, wt, false) })
+			if wt.BlockSize() <= 32 {
+				t.Run(fmt.Sprintf("%s/heads/Q8_0-then-%s", mode, wt), func(t *testing.T) { roundingProduct(t, be, gguf.Q8_0, wt, true) })
+			}
+			t.Run(fmt.Sprintf("%s/gate-up/%s-then-Q4_0", mode, wt), func(t *testing.T) { roundingGateUp(t, be, wt, gguf.Q4_0) })
+			t.Run(fmt.Sprintf("%s/gate-up/Q8_0-then-%s", mode, wt), func(t *testing.T) { roundingGateUp(t, be, gguf.Q8_0, wt) })
+		}
+		be.Close()
+	}
+}
+
+// roundingProduct runs a product of weights pt and then one of weights ct
+// reading its output, fused and apart, and compares both outputs. heads:
+// both products are batched by 3 heads, the second reading 64 values of
+// each head's 96, 32 in.
+func roundingProduct(t *testing.T, be gpu.Backend, pt, ct gguf.TensorType, heads bool) {
+	K, N, B, K2, N2, off := 256, 256, 1, 256, 40, 0
+	if heads {
+		K, N, B, K2, off = 64, 96, 3, 64, 32
+	}
+	rng := rand.New(rand.NewPCG(uint64(pt), uint64(ct)))
+	w1 := randomWeight(t, be, rng, "w1", pt, gpu.Shape4(K, N, B))
+	w2 := randomWeight(t, be, rng, "w2", ct, gpu.Shape4(K2, N2, B))
+	x, err := be.Alloc("x", gguf.F32, gpu.Shape4(K, B))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeRandom(t, x, rng, K*B)
+	run := func(fused bool) ([3][]byte, int) {
+		webgpu.RoundingProducts(be, fused)
+		defer webgpu.RoundingProducts(be, true)
+		out1, err1 := be.Alloc("out1", gguf.F32, gpu.Shape4(N, B))
+		out2, err2 := be.Alloc("out2", gguf.F32, gpu.Shape4(N2, B))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		g := gpu.NewGraph("rounding", 1)
+		mid := g.New("mid", gguf.F32, N, B)
+		in := mid
+		if heads {
+			st := [4]int{4, N * 4, N * B * 4, N * B * 4}
+			in = g.View("mid_part", mid, off*4, gpu.Shape4(K2, B, 1), &st)
+		}
+		g.Do(&gpu.MatMul{W: g.Bind("w1", w1), In: g.Bind("x", x), Out: mid})
+		g.Do(&gpu.MatMul{W: g.Bind("w2", w2), In: in, Out: g.Bind("out2", out2)})
+		// After the reader: a Copy reading it first would take the rounding.
+		g.Do(&gpu.Copy{In: mid, Out: g.Bind("out1", out1)})
+		return runRead(t, be, g, [3]gpu.Buffer{out1, out2, out2})
+	}
+	fused, kf := run(true)
+	apart, ka := run(false)
+	want := ka - 1
+	if m := ct.BlockSize(); ct == gguf.F32 || m > 32 {
+		want = ka // F32 reads its input as it is; K-quants round in blocks of 256
+	}
+	if kf != want {
+		t.Errorf("%d kernels with the rounding product, %d apart: want %d", kf, ka, want)
+	}
+	sameBitsAs(t, fused, apart, "first product", "second product")
+}
+
+// roundingGateUp runs a feed-forward's gate and up products (weights gt),
+// their SwiGLU and the down product (weights dt), fused and apart, and
+// compares the SwiGLU and the down product's output.
+func roundingGateUp(t *testing.T, be gpu.Backend, gt, dt gguf.TensorType) {
+	const K, N, N2 = 256, 256, 40
+	rng := rand.New(rand.NewPCG(uint64(gt), uint64(dt)+100))
+	wg, wu := randomWeight(t, be, rng, "gate", gt, gpu.Shape4(K, N)), randomWeight(t, be, rng, "up", gt, gpu.Shape4(K, N))
+	wd := randomWeight(t, be, rng, "down", dt, gpu.Shape4(N, N2))
+	x, err := be.Alloc("x", gguf.F32, gpu.Shape4(K))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeRandom(t, x, rng, K)
+	run := func(fused bool) ([3][]byte, int) {
+		webgpu.RoundingProducts(be, fused)
+		defer webgpu.RoundingProducts(be, true)
+		act, err1 := be.Alloc("act", gguf.F32, gpu.Shape4(N))
+		out, err2 := be.Alloc("out", gguf.F32, gpu.Shape4(N2))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		g := gpu.NewGraph("ffn", 1)
+		in := g.Bind("x", x)
+		gate, up, sw := g.New("gate", gguf.F32, N), g.New("up", gguf.F32, N), g.New("sw", gguf.F32, N)
+		g.Do(&gpu.MatMul{W: g.Bind("gate.w", wg), In: in, Out: gate})
+		g.Do(&gpu.MatMul{W: g.Bind("up.w", wu), In: in, Out: up})
+		g.Do(&gpu.SwiGLU{Gate: gate, Up: up, Out: sw})
+		g.Do(&gpu.MatMul{W: g.Bind("down.w", wd), In: sw, Out: g.Bind("out", out)})
+		g.Do(&gpu.Copy{In: sw, Out: g.Bind("act", act)})
+		return runRead(t, be, g, [3]gpu.Buffer{act, out, out})
+	}
+	fused, kf := run(true)
+	apart, ka := run(false)
+	want := ka - 1
+	if dt == gguf.F32 || dt.BlockSize() > 32 {
+		want = ka
+	}
+	if kf != want {
+		t.Errorf("%d kernels with the rounding gated unit, %d apart: want %d", kf, ka, want)
+	}
+	sameBitsAs(t, fused, apart, "SwiGLU", "down product")
+}
+
+// In whole models' decode steps, the products that round their output
+// (MLA's v_b and q_b, dense gated units, the chosen and shared experts'
+// gated units) leave every logit as it was, bit for bit, in fewer kernels.
+func TestRoundingProductsInModels(t *testing.T) {
+	dir := t.TempDir()
+	prompt := randomPrompt(23, 4)
+	be := open(t)
+	defer be.Close()
+	for i, c := range []struct {
+		shape string
+		arch  synth.Arch
+		typ   string
+	}{
+		{"tiny", synth.Llama, "Q4_0"},
+		{"tiny", synth.Qwen3, "F16"},
+		{"tiny", synth.DeepSeek2, "Q8_0"},
+		{"tiny-glm", "", "Q4_0"},
+		{"tiny-lite", "", "Q5_1"},
+	} {
+		t.Run(fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ), func(t *testing.T) {
+			path := writeTiny(t, dir, c.shape, c.arch, c.typ, uint64(70+i))
+			webgpu.RoundingProducts(be, false)
+			apart, ka := decode(t, be, path, prompt, 8, nil), len(decodeKernels(t, be, path))
+			webgpu.RoundingProducts(be, true)
+			fused, kf := decode(t, be, path, prompt, 8, apart.next), len(decodeKernels(t, be, path))
+			t.Logf("%d kernels a decode step, %d apart", kf, ka)
+			if kf >= ka {
+				t.Errorf("%d kernels a decode step with the rounding products, %d without: want fewer", kf, ka)
+			}
+			for k := range apart.logits {
+				for j, v := range apart.logits[k] {
+					if math.Float32bits(fused.logits[k][j]) != math.Float32bits(v) {
+						t.Fatalf("step %d, logit %d: %g with the rounding products, %g without", k, j, fused.logits[k][j], v)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,48 @@
+// A decode product's output rounded by the workgroup that computed it,
+// as quantize_act would round it for the product that reads it next:
+// the workgroup's 32 rows (matvec_shape_round) are one 8-bit block (mode
+// 0) or each is rounded to f16 (mode 2). The reader may take a view of
+// the output (MLA's k_b reads the first 192 of each head's 256 query
+// values): element r of the output's buffer is the reader's (k, row)
+// where r - off = row·stride + k, k < K2, row < rows, and goes to the
+// packed copy at row·K2 + k, its block's scales after the values
+// (round_block's write_scales). Words from the caller's w: the mode, the
+// reader's offset, its row stride, K2, rows, where the scales start.
+// Needs binding Y, the rounded copy.
+//!use round_q8
+var<workgroup> block_rows: array<f32, WG_ROWS>;
+
+// round_rows writes the rounded copy of thread li's row value v, the
+// output's element r, where own says the thread holds one (li % WG <
+// ROWS, a row below N); the words start at w. Call it from uniform
+// control flow.
+fn round_rows(li: u32, own: bool, v: f32, r: u32, w: u32) {
+    let j = group_row(li) + group_lane(li);
+    if (group_lane(li) < ROWS) { block_rows[j] = select(0.0, v, own); }
+    workgroupBarrier();
+    let d = r - pu(w + 1u);
+    let row = d / pu(w + 2u);
+    let k = d % pu(w + 2u);
+    if (!own || r < pu(w + 1u) || row >= pu(w + 4u) || k >= pu(w + 3u)) { return; }
+    let u = row * pu(w + 3u) + k;
+    let mode = pu(w);
+    if (mode == 2u) {
+        Y[u] = half(v);
+        return;
+    }
+    var m = 0.0;
+    var first = 0u;
+    for (var i = 0u; i < WG_ROWS; i++) {
+        let a = abs(block_rows[i]);
+        if (a > m) {
+            m = a;
+            first = i;
+        }
+    }
+    Y[u] = q8_round(v, q8_scales(m, block_rows[first], mode), mode);
+    if (j == 0u) {
+        let s = pu(w + 5u) + 2u * (u / WG_ROWS);
+        Y[s] = block_scales.x;
+        Y[s + 1u] = block_scales.y;
+    }
+}
