@@ -8,11 +8,11 @@
 // Words as matmul's (0 K, 1 N, 3 T, 4 row bytes, In at 5 (the norm's
 // input), Out at 10, 26 the byte where W's row 0 starts; no epilogue),
 // 27 block size, 28 quantize_act's mode, 29 eps, 30 NT, the norm's
-// weight at 31. When word 36 is set, the first workgroup also writes the
+// weight at 31. When word 36 is set, the workgroups also write the
 // norm's output (NO, at 40) for later readers, and when 37 is set its
 // rounded copy as rmsnorm_round writes it (Y, packed; 38 block size, 39
-// mode): the product's own weights are then F32, reading the row as it
-// is. When word 45 (N2) is not 0, a second product of the row (W2, of
+// mode), each its share of whole 256-value blocks: the product's own
+// weights are then F32, reading the row as it is. When word 45 (N2) is not 0, a second product of the row (W2, of
 // W's type and row length) takes the workgroups after the first's and
 // writes O2 at 46.
 //!swap matvec_shape matvec_shape_wide
@@ -72,9 +72,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let scale = 1.0 / sqrt(squares[0] / f32(K) + pf(29u));
     for (var i = l.li; i < K; i += THREADS) { XR[i >> 2u][i & 3u] = xr(i) * scale * NW[at(31u, i, 0u, 0u, 0u)]; }
     workgroupBarrier();
-    let first = g == 0u && pu(36u) != 0u;
-    if (first) {
-        for (var i = l.li; i < K; i += THREADS) { NO[at(40u, i, 0u, 0u, 0u)] = xr(i); }
+    // With keep, each workgroup writes its share of the norm's output
+    // (and below of its rounded copy): whole blocks of 256, which no
+    // block of the rounding straddles.
+    let share = ((K + first_groups - 1u) / first_groups + 255u) & ~255u;
+    let lo = min(K, g * share);
+    let hi = min(K, lo + share);
+    let keep = pu(36u) != 0u;
+    if (keep) {
+        for (var i = lo + l.li; i < hi; i += THREADS) { NO[at(40u, i, 0u, 0u, 0u)] = xr(i); }
     }
     round_xr(l.li, K, pu(27u), pu(28u));
     if (n0 < N) {
@@ -84,10 +90,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (li < ROWS && n0 + li < N) {
         if (second) { O2[at(46u, n0 + li, 0u, 0u, 0u)] = s; } else { O[at(10u, n0 + li, 0u, 0u, 0u)] = s; }
     }
-    if (first && pu(37u) != 0u) {
+    if (keep && pu(37u) != 0u) {
         // the product read the row unrounded (F32 weights): round it now
         workgroupBarrier();
-        round_xr(l.li, K, pu(38u), pu(39u));
-        for (var i = l.li; i < K; i += THREADS) { Y[i] = xr(i); }
+        round_xr_range(l.li, lo, hi, pu(38u), pu(39u));
+        for (var i = lo + l.li; i < hi; i += THREADS) { Y[i] = xr(i); }
     }
 }

@@ -15,7 +15,8 @@
 // weights of two types (Other). A line
 // `//!swap A B` makes the `//!use A` lines after it, in any file, take B
 // instead: a kernel built again on a helper of the same functions that
-// computes them differently (the exact mode's rms_scale_exact).
+// computes them differently (the exact mode's rms_scale_exact); the first
+// swap of A holds, so a kernel file can swap what a file it uses swaps.
 package wgsl
 
 import (
@@ -119,7 +120,12 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 				if len(f) != 2 {
 					return fmt.Errorf("wgsl: %s.wgsl: %q names two helpers", n, line)
 				}
-				swaps[f[0]] = f[1]
+				// The first swap of a helper wins: a kernel file's own
+				// over those of the files it uses (normed_product_round
+				// builds normed_product on another workgroup shape).
+				if _, set := swaps[f[0]]; !set {
+					swaps[f[0]] = f[1]
+				}
 			case strings.HasPrefix(line, "//!reduce"):
 				r := "reduce_shared"
 				if subgroups {

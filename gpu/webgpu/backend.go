@@ -41,6 +41,11 @@ type Backend struct {
 	// for the next product (matmul_round) on matmul and quantize_act,
 	// for the tests comparing them.
 	noRoundingProducts bool
+	// noNormedPairs and noNormedRouter keep, without selfRounding, a
+	// norm and its two products (MLA's q_a and kv_a), or a router's, in
+	// dispatches of their own, to time normed_product there
+	// (BenchmarkDecodeStep).
+	noNormedPairs, noNormedRouter bool
 	// noNormedProduct and noMoEDown keep, under selfRounding, norms and
 	// the experts' down products in their own dispatches, to time each
 	// self-rounding kernel family alone (BenchmarkDecodeStep).

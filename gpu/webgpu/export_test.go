@@ -29,6 +29,14 @@ func HeadProducts(be gpu.Backend, on bool) { be.(*Backend).noHeadProducts = !on 
 // always into a matmul and a quantize_act dispatch.
 func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).noRoundingProducts = !on }
 
+// NormedPairs sets whether be, without Options.SelfRounding, compiles a
+// norm and two products of its output into normed_product.
+func NormedPairs(be gpu.Backend, on bool) { be.(*Backend).noNormedPairs = !on }
+
+// NormedRouter sets whether be, without Options.SelfRounding, compiles a
+// norm and the router's product of its output into normed_product.
+func NormedRouter(be gpu.Backend, on bool) { be.(*Backend).noNormedRouter = !on }
+
 // UploadFlush sets the weight bytes be lets wait for a submission,
 // PendingUpload says how many wait now, and UploadSubmits how many
 // submissions of them there have been.

@@ -91,20 +91,28 @@ func normedProduct(t *testing.T, be gpu.Backend, wt gguf.TensorType, K int, two 
 // product (a mixture of experts' router) by normed_product, which then
 // writes the norm's output and its rounded copy as well, gives the
 // separate dispatches' results bit for bit: the router's and the later
-// product's, for every type of the later product's weights. A router of
-// quantized weights stays apart from the norm.
+// product's, for every type of the later product's weights, with the
+// norm's output shared out among few workgroups or many (72 experts, more
+// workgroups than 256-value blocks). A router of quantized weights stays
+// apart from the norm. Without Options.SelfRounding too, where the
+// router's run is the only one normed_product takes.
 func TestNormedRouterFused(t *testing.T) {
 	bothSubgroupModes(t, func(be gpu.Backend, mode string) {
 		for _, wt := range weightTypes {
 			for _, rt := range []gguf.TensorType{gguf.F32, gguf.Q8_0} {
-				t.Run(fmt.Sprintf("%s/%s/router=%s", mode, wt, rt), func(t *testing.T) { normedRouter(t, be, rt, wt) })
+				t.Run(fmt.Sprintf("%s/%s/router=%s", mode, wt, rt), func(t *testing.T) { normedRouter(t, be, rt, wt, 16) })
 			}
 		}
 	})
+	be := open(t)
+	defer be.Close()
+	for _, wt := range weightTypes {
+		t.Run(fmt.Sprintf("default/%s/router=F32x72", wt), func(t *testing.T) { normedRouter(t, be, gguf.F32, wt, 72) })
+	}
 }
 
-func normedRouter(t *testing.T, be gpu.Backend, rt, wt gguf.TensorType) {
-	const K, E, N = 512, 16, 67
+func normedRouter(t *testing.T, be gpu.Backend, rt, wt gguf.TensorType, E int) {
+	const K, N = 512, 67
 	rng := rand.New(rand.NewPCG(uint64(wt), 17))
 	m := testBuffers{t, be, rng}
 	alloc := func(name string, dims ...int) gpu.Buffer { return m.alloc(name, gguf.F32, dims...) }

@@ -19,7 +19,42 @@ type moeDown struct {
 // rounds both inputs' rows in workgroup memory, which holds rows up to
 // headProductsK.
 func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
-	if !c.be.selfRounding || c.be.noMoEDown || !c.moeFits(4) {
+	if !c.be.selfRounding || c.be.noMoEDown || o.W.Shape[0] > headProductsK {
+		return nil
+	}
+	if l, err := locOf(o.In); err != nil || l.stride[0] != 1 {
+		return nil
+	}
+	return c.moeDownRun(o, in, parts)
+}
+
+// matchMoEDownRounded finds the run after the experts' down product o
+// that moe_down_rounded takes, or nil: both down products' inputs rounded
+// already, in (o's, at li) and the shared experts', which it returns with
+// its location.
+func (c *compiler) matchMoEDownRounded(o *gpu.MatMulID, in *gpu.Tensor, parts int) (*moeDown, roundedAct) {
+	if c.be.selfRounding || c.be.noRoundingProducts || o.W.Type == tF32 || in == o.In {
+		return nil, roundedAct{}
+	}
+	m := c.moeDownRun(o, in, parts)
+	if m == nil {
+		return nil, roundedAct{}
+	}
+	mode, _, err := roundMode(m.sDown.W.Type, m.sDown.W.Shape[0])
+	if err != nil {
+		return nil, roundedAct{}
+	}
+	r, ok := c.rounded[roundKeyOf(m.sDown.In, mode, 1)]
+	if !ok {
+		return nil, roundedAct{}
+	}
+	return m, r
+}
+
+// moeDownRun matches the run after the experts' down product o that
+// moe_down and moe_down_rounded take; in is o's (rounded) input.
+func (c *compiler) moeDownRun(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
+	if !c.moeFits(4) {
 		return nil
 	}
 	var m moeDown
@@ -35,10 +70,7 @@ func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moe
 	}
 	K, N := o.W.Shape[0], o.W.Shape[1]
 	sd, y := m.sDown, m.ws.Out
-	if _, _, err := roundMode(o.W.Type, K); err != nil || K > headProductsK {
-		return nil
-	}
-	if l, err := locOf(o.In); err != nil || l.stride[0] != 1 {
+	if _, _, err := roundMode(o.W.Type, K); err != nil {
 		return nil
 	}
 	if sd.W.Type != o.W.Type || sd.W.Shape != gpu.Shape4(K, N) || !c.boundWhole(sd.W) ||
@@ -69,32 +101,60 @@ func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moe
 // lowerMoEDown adds the moe_down dispatch of a matched run after the down
 // product o; li is o's input's location, lid the ids'.
 func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec string) error {
-	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
-	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
+	K, N, T := o.W.Shape[0], o.W.Shape[1], o.IDs.Shape[1]
 	mode, bs, err := roundMode(o.W.Type, K)
 	if err != nil {
 		return err
 	}
-	ls, err := locsOf(m.sDown.In, m.ws.Weights, m.res, m.add.Out)
+	lx, err := locOf(m.sDown.In)
 	if err != nil {
 		return err
 	}
 	// the shared input {K, 1} as the products index it: the token third
-	lx := ls[0]
 	lx.tokensThird()
+	p, err := m.words(o, li, lid, lx)
+	if err != nil {
+		return err
+	}
+	p.u(bs, mode)
+	c.fused = 4
+	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, wideGroups(N)*T)
+}
+
+// lowerMoEDownRounded adds the moe_down_rounded dispatch of a matched run
+// after the down product o: in and li are o's rounded input and its
+// location, shared the shared experts', lid the ids' location.
+func (c *compiler) lowerMoEDownRounded(o *gpu.MatMulID, m *moeDown, in *gpu.Tensor, li, lid loc, shared roundedAct, dec string) error {
+	N, T := o.W.Shape[1], o.IDs.Shape[1]
+	p, err := m.words(o, li, lid, shared.l)
+	if err != nil {
+		return err
+	}
+	c.fused = 4
+	return c.dispatch("moe_down_rounded", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, shared.t}, rowGroups(N)*T)
+}
+
+// words are moe_down's and moe_down_rounded's words 0..51: matmul_id's
+// for the down product o (input at li, ids at lid), the routing weights,
+// the residual, the output and the shared experts' input at ls.
+func (m *moeDown) words(o *gpu.MatMulID, li, lid, ls loc) (params, error) {
+	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
+	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
+	lx, err := locsOf(m.ws.Weights, m.res, m.add.Out)
+	if err != nil {
+		return nil, err
+	}
 	var p params
 	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
 	p.loc(li)
 	p.loc(lid)
 	p.loc(loc{}) // the products, not written
 	p.u(0, E, 0, 1)
-	p.loc(ls[1])
+	p.loc(lx[0])
 	p.loc(loc{}) // the sum, not written
 	p.u(0)
-	p.loc(ls[2])
-	p.loc(ls[3])
-	p.loc(lx)
-	p.u(bs, mode)
-	c.fused = 4
-	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, wideGroups(N)*T)
+	p.loc(lx[1])
+	p.loc(lx[2])
+	p.loc(ls)
+	return p, nil
 }

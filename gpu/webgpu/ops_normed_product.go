@@ -28,8 +28,14 @@ type normedRun struct {
 // workgroup also writes the norm's output (keep) and its rounded copy, as
 // rmsnorm or rmsnorm_round would, for the later readers. It returns nil
 // for none.
+//
+// Without Options.SelfRounding only the router's run is taken: its
+// workgroups are few (a router has tens of rows), so redoing the norm in
+// each costs less than the product's own dispatch.
 func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
-	if !c.be.selfRounding || c.be.noNormedProduct || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
+	self := c.be.selfRounding && !c.be.noNormedProduct
+	router := !c.be.selfRounding && !c.be.noRoundingProducts && !c.be.noNormedRouter
+	if !self && !router || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
 		return nil
 	}
 	K := o.In.Shape[0]
@@ -50,9 +56,12 @@ func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
 		return nil
 	}
 	if !c.readAfter(o.Out, 2) {
+		if !self {
+			return nil
+		}
 		return &normedRun{m: m}
 	}
-	if n := c.normedOperand(o, c.rest[1]); n != nil && n.W.Type == m.W.Type && n.Out.Root() != m.Out.Root() && !c.readAfter(o.Out, 3) {
+	if n := c.normedOperand(o, c.rest[1]); (self || router && !c.be.noNormedPairs) && n != nil && n.W.Type == m.W.Type && n.Out.Root() != m.Out.Root() && !c.readAfter(o.Out, 3) {
 		if len(c.rest) > 2 && (takesEpilogue(c.rest[2], n.Out) || takesEpilogue(c.rest[2], m.Out)) {
 			return nil
 		}
@@ -123,10 +132,17 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, r *normedRun) error {
 	}
 	p.u(b2i(keep), b2i(keep && rounds), keepBS, keepMode)
 	p.loc(ls[3])
-	second, groups := m, wideGroups(N)
+	kernel, rows := "normed_product", wideRows
+	if r.second != nil && !c.be.selfRounding && c.bigGroups() {
+		// Two products (q_a and kv_a) have rows enough for workgroups of
+		// 32, which redo the norm a quarter as often.
+		kernel, rows = "normed_product_round", roundingRows
+	}
+	groupsOf := func(n int) int { return (n + rows - 1) / rows }
+	second, groups := m, groupsOf(N)
 	if r.second != nil {
 		second = r.second
-		groups += wideGroups(second.W.Shape[1])
+		groups += groupsOf(second.W.Shape[1])
 		l2, err := locOf(second.Out)
 		if err != nil {
 			return err
@@ -138,5 +154,5 @@ func (c *compiler) lowerNormedProduct(o *gpu.RMSNorm, r *normedRun) error {
 		p.u(0)
 		p.loc(loc{})
 	}
-	return c.dispatch("normed_product", dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight, kept, rounded, second.W, second.Out}, groups)
+	return c.dispatch(kernel, dec, p, false, []*gpu.Tensor{m.W, o.In, m.Out, o.Weight, kept, rounded, second.W, second.Out}, groups)
 }

@@ -12,6 +12,13 @@ const roundingRows = 32
 // must allow.
 const roundingThreads = 1024
 
+// bigGroups reports whether the adapter allows workgroups of
+// matvec_shape_round.wgsl's roundingThreads.
+func (c *compiler) bigGroups() bool {
+	lim := c.be.limits
+	return lim.MaxComputeInvocationsPerWorkgroup >= roundingThreads && lim.MaxComputeWorkgroupSizeX >= roundingThreads
+}
+
 // outputRounding is where a decode product's output goes rounded for the
 // product that reads it next (round_rows.wgsl): that reader's mode, the
 // rounded copy and its words.
@@ -34,9 +41,7 @@ type outputRounding struct {
 // c.rest. It returns what to round (whose use registers the copy), or
 // nil.
 func (c *compiler) roundingProduct(out *gpu.Tensor, lo loc, N, B, T, parts, skip int) *outputRounding {
-	lim := c.be.limits
-	if c.be.exact || c.be.selfRounding || c.be.noRoundingProducts || c.g.Tokens != 1 || T != 1 || parts != 1 ||
-		lim.MaxComputeInvocationsPerWorkgroup < roundingThreads || lim.MaxComputeWorkgroupSizeX < roundingThreads {
+	if c.be.exact || c.be.selfRounding || c.be.noRoundingProducts || c.g.Tokens != 1 || T != 1 || parts != 1 || !c.bigGroups() {
 		return nil
 	}
 	if out.Kind != gpu.Activation && out.Kind != gpu.View || !out.Contiguous() || N%roundingRows != 0 || lo.off%roundingRows != 0 {

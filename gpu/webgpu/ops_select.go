@@ -178,6 +178,9 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
+	if m, shared := c.matchMoEDownRounded(o, in, len(parts)); m != nil {
+		return c.lowerMoEDownRounded(o, m, in, li, lid, shared, dec)
+	}
 	if m := c.matchMoEGateUp(o, in, len(parts)); m != nil {
 		return c.lowerMoEGateUp(o, m, in, li, lid, dec)
 	}

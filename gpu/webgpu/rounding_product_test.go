@@ -137,7 +137,10 @@ func roundingGateUp(t *testing.T, be gpu.Backend, gt, dt gguf.TensorType) {
 
 // In whole models' decode steps, the products that round their output
 // (MLA's v_b and q_b, dense gated units, the chosen and shared experts'
-// gated units) leave every logit as it was, bit for bit, in fewer kernels.
+// gated units), the experts' down products after them in one dispatch
+// (moe_down_rounded) and the router's product with its norm
+// (normed_product) leave every logit as it was, bit for bit, in fewer
+// kernels.
 func TestRoundingProductsInModels(t *testing.T) {
 	dir := t.TempDir()
 	prompt := randomPrompt(23, 4)
@@ -151,6 +154,7 @@ func TestRoundingProductsInModels(t *testing.T) {
 		{"tiny", synth.Llama, "Q4_0"},
 		{"tiny", synth.Qwen3, "F16"},
 		{"tiny", synth.DeepSeek2, "Q8_0"},
+		{"tiny", synth.Qwen3MoE, "Q4_K"},
 		{"tiny-glm", "", "Q4_0"},
 		{"tiny-lite", "", "Q5_1"},
 	} {
@@ -172,5 +176,24 @@ func TestRoundingProductsInModels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The chosen experts' down products, weighted sum, shared expert's down
+// product and both adds of a decode step take one dispatch after their
+// inputs' rounding (moe_down_rounded) and give what the separate
+// dispatches give, bit for bit, for every weight type that rounds its
+// input, with and without subgroups.
+func TestMoEDownRoundedFused(t *testing.T) {
+	for _, noSub := range []bool{false, true} {
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wt := range weightTypes[1:] {
+			// one quantize_act for both inputs, then the run
+			t.Run(fmt.Sprintf("subgroups=%v/%s", !noSub, wt), func(t *testing.T) { moeSharedDown(t, be, wt, 2) })
+		}
+		be.Close()
 	}
 }

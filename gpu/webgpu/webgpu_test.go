@@ -54,8 +54,11 @@ func TestOpsNoSubgroups(t *testing.T) {
 // sets Options.SelfRounding, to time the fusions it allows (or a comma
 // list of the kernel families to allow: normed, head, moe),
 // EMBER_BENCH_EXACT=1 Options.Exact, to see where exact mode's time goes,
-// and EMBER_BENCH_NO_ROUNDING_PRODUCTS=1 keeps products that round their
-// output for the next (matmul_round) apart, to time them against it.
+// EMBER_BENCH_NO_ROUNDING_PRODUCTS=1 keeps products that round their
+// output for the next (matmul_round) apart, to time them against it, and
+// EMBER_BENCH_NO_NORMED_PAIRS=1 and EMBER_BENCH_NO_NORMED_ROUTER=1 keep
+// a norm and its two products, or a router's, apart (webgpu.NormedPairs,
+// webgpu.NormedRouter).
 func openB(b *testing.B) gpu.Backend {
 	self := os.Getenv("EMBER_BENCH_SELF_ROUNDING")
 	be, err := webgpu.Open(webgpu.Options{
@@ -67,6 +70,12 @@ func openB(b *testing.B) gpu.Backend {
 	}
 	if os.Getenv("EMBER_BENCH_NO_ROUNDING_PRODUCTS") == "1" {
 		webgpu.RoundingProducts(be, false)
+	}
+	if os.Getenv("EMBER_BENCH_NO_NORMED_PAIRS") == "1" {
+		webgpu.NormedPairs(be, false)
+	}
+	if os.Getenv("EMBER_BENCH_NO_NORMED_ROUTER") == "1" {
+		webgpu.NormedRouter(be, false)
 	}
 	if self != "" && self != "1" {
 		on := map[string]bool{}
