@@ -50,3 +50,7 @@ func SelfRoundingKernels(be gpu.Backend, normed, head, moe bool) {
 	b := be.(*Backend)
 	b.noNormedProduct, b.noHeadProducts, b.noMoEDown = !normed, !head, !moe
 }
+
+// RoundMode is quantize_act's mode and block size for the inputs of
+// products with weights of type wt and rows of K.
+func RoundMode(wt gpu.Type, K int) (mode, bs int, err error) { return roundMode(wt, K) }

@@ -69,8 +69,8 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 			r.words(c, &p)
 			shared := c.roundingProduct(m.sSw.Out, ls[1], NS, 1, T, 1, 5)
 			if shared == nil {
-				// rows 0: writes nothing; Y bound twice is one binding
-				shared = &outputRounding{q: r.q}
+				// no rows: writes nothing; Y bound twice is one binding
+				shared = &outputRounding{q: r.q, stride: 1}
 			} else {
 				shared.use(c)
 			}

@@ -197,3 +197,79 @@ func TestMoEDownRoundedFused(t *testing.T) {
 		be.Close()
 	}
 }
+
+// The chosen and shared experts' gated units in one dispatch that rounds
+// them for the down products (moe_gate_up_round) give what moe_gate_up
+// and quantize_act give, bit for bit: the down products' outputs and the
+// units themselves, when both down products round in 32-value blocks and
+// when only the chosen experts' does (the shared one's then rounds apart).
+func TestExpertGateUpRounding(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	for _, c := range [][3]gguf.TensorType{
+		{gguf.Q4_0, gguf.Q8_0, gguf.Q8_0},
+		{gguf.Q6_K, gguf.Q4_0, gguf.Q5_1},
+		{gguf.Q8_0, gguf.Q4_0, gguf.Q4_K}, // the shared down rounds in blocks of 256
+		{gguf.F16, gguf.F16, gguf.Q4_0},
+	} {
+		t.Run(fmt.Sprintf("%s-then-%s-and-%s", c[0], c[1], c[2]), func(t *testing.T) { roundingExperts(t, be, c[0], c[1], c[2]) })
+	}
+}
+
+// roundingExperts runs the gated units (weights gt) of 3 of 5 experts and
+// a shared expert, then the chosen experts' down products (dt) and the
+// shared one's (st), with the rounding products on and off.
+func roundingExperts(t *testing.T, be gpu.Backend, gt, dt, st gguf.TensorType) {
+	const K, N, NS, E, S, NO = 256, 64, 256, 5, 3, 40
+	m := testBuffers{t, be, rand.New(rand.NewPCG(uint64(gt), uint64(st)))}
+	gate, up := randomWeight(t, be, m.rng, "gate", gt, gpu.Shape4(K, N, E)), randomWeight(t, be, m.rng, "up", gt, gpu.Shape4(K, N, E))
+	sGate, sUp := randomWeight(t, be, m.rng, "sgate", gt, gpu.Shape4(K, NS)), randomWeight(t, be, m.rng, "sup", gt, gpu.Shape4(K, NS))
+	down, sDown := randomWeight(t, be, m.rng, "down", dt, gpu.Shape4(N, NO, E)), randomWeight(t, be, m.rng, "sdown", st, gpu.Shape4(NS, NO))
+	x := m.random("x", K, 1)
+	ids := m.alloc("ids", gguf.I32, S, 1)
+	raw := make([]byte, 4*S)
+	for s, e := range m.rng.Perm(E)[:S] {
+		raw[4*s] = byte(e)
+	}
+	if err := ids.Write(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	run := func(fused bool) ([3][]byte, int) {
+		webgpu.RoundingProducts(be, fused)
+		defer webgpu.RoundingProducts(be, true)
+		outs := [3]gpu.Buffer{m.alloc("d", gguf.F32, NO, S, 1), m.alloc("sd", gguf.F32, NO, 1), m.alloc("fs", gguf.F32, NS, 1)}
+		g := gpu.NewGraph("experts", 1)
+		in, I := g.Bind("x", x), g.Bind("ids", ids)
+		G, U, F := g.New("g", gguf.F32, N, S, 1), g.New("u", gguf.F32, N, S, 1), g.New("f", gguf.F32, N, S, 1)
+		SG, SU, FS := g.New("sg", gguf.F32, NS, 1), g.New("su", gguf.F32, NS, 1), g.New("fs", gguf.F32, NS, 1)
+		experts := g.Reshape(in, K, 1, 1)
+		g.Do(&gpu.MatMulID{W: g.Bind("gate", gate), In: experts, IDs: I, Out: G})
+		g.Do(&gpu.MatMulID{W: g.Bind("up", up), In: experts, IDs: I, Out: U})
+		g.Do(&gpu.SwiGLU{Gate: G, Up: U, Out: F})
+		g.Do(&gpu.MatMul{W: g.Bind("sgate", sGate), In: in, Out: SG})
+		g.Do(&gpu.MatMul{W: g.Bind("sup", sUp), In: in, Out: SU})
+		g.Do(&gpu.SwiGLU{Gate: SG, Up: SU, Out: FS})
+		g.Do(&gpu.MatMulID{W: g.Bind("down", down), In: F, IDs: I, Out: g.Bind("d", outs[0])})
+		g.Do(&gpu.MatMul{W: g.Bind("sdown", sDown), In: FS, Out: g.Bind("sd", outs[1])})
+		g.Do(&gpu.Copy{In: FS, Out: g.Bind("fs", outs[2])})
+		return runRead(t, be, g, outs)
+	}
+	fused, kf := run(true)
+	apart, ka := run(false)
+	// Apart, one quantize_act rounds both units when the down products
+	// round alike, else one each; with the rounding gated units none does,
+	// or one the shared expert's unit in blocks of 256.
+	dm, _, _ := webgpu.RoundMode(dt, N)
+	sm, _, _ := webgpu.RoundMode(st, NS)
+	want := ka - 1
+	if dm != sm {
+		want--
+	}
+	if sm == 1 {
+		want++
+	}
+	if kf != want {
+		t.Errorf("%d kernels with the rounding gated units, %d apart: want %d", kf, ka, want)
+	}
+	sameBitsAs(t, fused, apart, "chosen experts' down products", "shared expert's down product", "shared expert's unit")
+}
