@@ -1,17 +1,20 @@
 // The gate and up products of a SwiGLU feed-forward in one dispatch, for
 // two weights of one type and shape read by one (rounded) input: a
-// workgroup computes ROWS rows of both, G = gate's W · In and U = up's
+// matvec group computes ROWS rows of both, G = gate's W · In and U = up's
 // V · In, and writes them and silu(G)·U, a dispatch less a layer than a
 // product each. The sums are matmul.wgsl's, in the same order, so the
 // results are those of two matmul dispatches bit for bit. V is read by the
 // twins of the dot helpers (//!twin: a function cannot take a binding).
-// Words: 0 K, 1 N, 3 T, 4 row bytes, In at 5, G at 10, U at 16, F at 21,
-// 26 and 27 the bytes where W's and V's row 0 start.
+// matmul_gate_up_round builds it again on 32-row workgroups that also
+// round silu(G)·U for the down product (round_rows at word 28). Words: 0
+// K, 1 N, 3 T, 4 row bytes, In at 5, G at 10, U at 16, F at 21, 26 and 27
+// the bytes where W's and V's row 0 start.
 //!use common
 //!dot
 //!use matvec
 //!reduce
 //!use silu
+//!use round_rows_none
 //!twin W V
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
@@ -20,25 +23,33 @@
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
 @group(0) @binding(7) var<storage, read> V: array<u32>;
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
     let N = pu(1u);
-    let groups = (N + ROWS - 1u) / ROWS;
-    let n0 = (g % groups) * ROWS;
+    let groups = wg_count(N);
+    // this thread's matvec group's rows, and its place in the group
+    let n0 = (g % groups) * WG_ROWS + group_row(l.li);
+    let li = group_lane(l.li);
     let t = g / groups;
-    let live = t < pu(3u);
-    if (live) { accumulate(at(5u, 0u, 0u, t, 0u), n0, N - n0, l.li, pu(26u)); }
+    let live = t < pu(3u) && n0 < N;
+    let xo = at(5u, 0u, 0u, t, 0u);
+    if (live) { accumulate(xo, n0, N - n0, li, pu(26u)); }
     let gs = reduce_rows(l);
     // The second reduction reuses the workgroup memory the first one's
     // totals are still being read from.
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (live) { accumulate_V(at(5u, 0u, 0u, t, 0u), n0, N - n0, l.li, pu(27u)); }
+    if (live) { accumulate_V(xo, n0, N - n0, li, pu(27u)); }
     let us = reduce_rows(l);
-    if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
-    let n = n0 + l.li;
-    O[at(10u, n, 0u, t, 0u)] = gs;
-    E[at(16u, n, 0u, t, 0u)] = us;
-    F[at(21u, n, 0u, t, 0u)] = swiglu(gs, us);
+    let own = live && li < ROWS && n0 + li < N;
+    let n = n0 + li;
+    let f = swiglu(gs, us);
+    let r = at(21u, n, 0u, t, 0u);
+    if (own) {
+        O[at(10u, n, 0u, t, 0u)] = gs;
+        E[at(16u, n, 0u, t, 0u)] = us;
+        F[r] = f;
+    }
+    round_rows(l.li, own, f, r, 28u);
 }

@@ -9,13 +9,17 @@
 // token, In at 7, IDs at 12), the chosen experts' silu(G)·U at 17, 22
 // the shared experts' rows Ns, their silu(G)·U at 23. Every weight is
 // bound whole: W and V the chosen experts' gates and ups, SG and SU the
-// shared ones'.
+// shared ones'. moe_gate_up_round builds it again on 32-row workgroups
+// that also round the units for the down products (round_rows, its words
+// at 28 for the chosen experts' into Y, at 34 for the shared ones' into
+// YS).
 //!use common
 //!dot
 //!use matvec
 //!use expert_rows
 //!reduce
 //!use silu
+//!use round_rows_none
 //!twin W V
 //!twin W SG
 //!twin W SU
@@ -28,37 +32,47 @@
 @group(0) @binding(8) var<storage, read> SG: array<u32>;
 @group(0) @binding(9) var<storage, read> SU: array<u32>;
 
-@compute @workgroup_size(WG)
+@compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let N = pu(1u);
     let g = group_index(wid, nwg);
-    let routed = (N + ROWS - 1u) / ROWS * pu(2u) * pu(3u);
+    let li = group_lane(l.li);
+    let routed = wg_count(N) * pu(2u) * pu(3u);
     if (g < routed) {
         let x = expert_rows(g);
+        let n0 = x.n0 + group_row(l.li);
         // An id out of range gives zeros, as in matmul_id.
-        let known = x.e < pu(5u);
-        if (known) { accumulate(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
+        let known = x.e < pu(5u) && n0 < N;
+        if (known) { accumulate(x.xo, x.e * N + n0, N - n0, li, 0u); }
         let gs = reduce_rows(l);
         // The second reduction reuses the workgroup memory the first one's
         // totals are still being read from.
         workgroupBarrier();
         for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-        if (known) { accumulate_V(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
+        if (known) { accumulate_V(x.xo, x.e * N + n0, N - n0, li, 0u); }
         let us = reduce_rows(l);
-        if (x.live && l.li < ROWS && x.n0 + l.li < N) { F[at(17u, x.n0 + l.li, x.s, x.t, 0u)] = swiglu(gs, us); }
+        let own = x.live && li < ROWS && n0 + li < N;
+        let f = swiglu(gs, us);
+        let r = at(17u, n0 + li, x.s, x.t, 0u);
+        if (own) { F[r] = f; }
+        round_rows(l.li, own, f, r, 28u);
         return;
     }
     let NS = pu(22u);
-    let groups = (NS + ROWS - 1u) / ROWS;
-    let n0 = ((g - routed) % groups) * ROWS;
+    let groups = wg_count(NS);
+    let n0 = ((g - routed) % groups) * WG_ROWS + group_row(l.li);
     let t = (g - routed) / groups;
-    let live = t < pu(3u);
+    let live = t < pu(3u) && n0 < NS;
     let xo = at(7u, 0u, 0u, t, 0u);
-    if (live) { accumulate_SG(xo, n0, NS - n0, l.li, 0u); }
+    if (live) { accumulate_SG(xo, n0, NS - n0, li, 0u); }
     let gs = reduce_rows(l);
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (live) { accumulate_SU(xo, n0, NS - n0, l.li, 0u); }
+    if (live) { accumulate_SU(xo, n0, NS - n0, li, 0u); }
     let us = reduce_rows(l);
-    if (live && l.li < ROWS && n0 + l.li < NS) { FS[at(23u, n0 + l.li, t, 0u, 0u)] = swiglu(gs, us); }
+    let own = live && li < ROWS && n0 + li < NS;
+    let f = swiglu(gs, us);
+    let r = at(23u, n0 + li, t, 0u, 0u);
+    if (own) { FS[r] = f; }
+    round_rows_YS(l.li, own, f, r, 34u);
 }

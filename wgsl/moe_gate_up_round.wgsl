@@ -1,78 +1,12 @@
 // moe_gate_up.wgsl for a decode step whose down products read the gated
-// units rounded: the chosen and the shared experts' gate and up products
-// of ROWS rows by WG threads, 16 such groups a workgroup
-// (matvec_shape_round), then the workgroup's 32 values of silu(G)·U
-// rounded as quantize_act would (round_rows), a dispatch fewer a layer.
-// Sums and rounding are those of moe_gate_up and quantize_act, bit for
-// bit. Words 0..27 as moe_gate_up's (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5
-// experts, 6 In rows per token, In at 7, IDs at 12, the chosen experts'
-// silu(G)·U at 17, 22 the shared experts' rows Ns, theirs at 23), then
-// round_rows' words for the chosen experts' at 28 (into Y) and for the
-// shared experts' at 34 (into YS).
+// units rounded: 16 matvec groups a workgroup (matvec_shape_round), whose
+// 32 values of silu(G)·U it rounds as quantize_act would (round_rows,
+// the chosen experts' into Y with words at 28, the shared experts' into
+// YS with words at 34), a dispatch fewer a layer. Sums and rounding are
+// those of moe_gate_up and quantize_act, bit for bit.
 //!swap matvec_shape matvec_shape_round
-//!use common
-//!dot
-//!use matvec
-//!use expert_rows
-//!reduce
-//!use silu
-//!use round_rows
-//!twin W V
-//!twin W SG
-//!twin W SU
+//!swap round_rows_none round_rows
+//!use moe_gate_up
 //!twin Y YS
-@group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
-@group(0) @binding(5) var<storage, read_write> F: array<f32>;
-@group(0) @binding(6) var<storage, read_write> FS: array<f32>;
-@group(0) @binding(7) var<storage, read> V: array<u32>;
-@group(0) @binding(8) var<storage, read> SG: array<u32>;
-@group(0) @binding(9) var<storage, read> SU: array<u32>;
 @group(0) @binding(10) var<storage, read_write> Y: array<f32>;
 @group(0) @binding(11) var<storage, read_write> YS: array<f32>;
-
-@compute @workgroup_size(THREADS)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
-    let N = pu(1u);
-    let g = group_index(wid, nwg);
-    let li = group_lane(l.li);
-    let routed = wg_count(N) * pu(2u) * pu(3u);
-    if (g < routed) {
-        let x = expert_rows(g);
-        let n0 = x.n0 + group_row(l.li);
-        // An id out of range gives zeros, as in matmul_id.
-        let known = x.e < pu(5u) && n0 < N;
-        if (known) { accumulate(x.xo, x.e * N + n0, N - n0, li, 0u); }
-        let gs = reduce_rows(l);
-        // The second reduction reuses the workgroup memory the first one's
-        // totals are still being read from.
-        workgroupBarrier();
-        for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-        if (known) { accumulate_V(x.xo, x.e * N + n0, N - n0, li, 0u); }
-        let us = reduce_rows(l);
-        let own = x.live && li < ROWS && n0 + li < N;
-        let f = swiglu(gs, us);
-        let r = at(17u, n0 + li, x.s, x.t, 0u);
-        if (own) { F[r] = f; }
-        round_rows(l.li, own, f, r, 28u);
-        return;
-    }
-    let NS = pu(22u);
-    let groups = wg_count(NS);
-    let n0 = ((g - routed) % groups) * WG_ROWS + group_row(l.li);
-    let t = (g - routed) / groups;
-    let live = t < pu(3u) && n0 < NS;
-    let xo = at(7u, 0u, 0u, t, 0u);
-    if (live) { accumulate_SG(xo, n0, NS - n0, li, 0u); }
-    let gs = reduce_rows(l);
-    workgroupBarrier();
-    for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (live) { accumulate_SU(xo, n0, NS - n0, li, 0u); }
-    let us = reduce_rows(l);
-    let own = live && li < ROWS && n0 + li < NS;
-    let f = swiglu(gs, us);
-    let r = at(23u, n0 + li, t, 0u, 0u);
-    if (own) { FS[r] = f; }
-    round_rows_YS(l.li, own, f, r, 34u);
-}

@@ -744,14 +744,20 @@ func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int,
 // the ops a fused kernel takes in, still in c.rest), or nil where another
 // op reads or writes t before one does.
 func (c *compiler) nextReader(o gpu.Op, t *gpu.Tensor) *gpu.MatMul {
-	for _, op := range c.rest {
+	m, _ := c.firstReader(c.rest, o, t).(*gpu.MatMul)
+	return m
+}
+
+// firstReader is the op of ops (o aside) that reads t first, or nil where
+// one writes it before any reads it.
+func (c *compiler) firstReader(ops []gpu.Op, o gpu.Op, t *gpu.Tensor) gpu.Op {
+	for _, op := range ops {
 		if op == o {
 			continue
 		}
 		for _, in := range op.Inputs() {
 			if in.Root() == t.Root() {
-				m, _ := op.(*gpu.MatMul)
-				return m
+				return op
 			}
 		}
 		for _, w := range op.Outputs() {

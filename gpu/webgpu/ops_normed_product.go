@@ -32,11 +32,14 @@ type normedRun struct {
 // Without Options.SelfRounding the router's run and two products (MLA's
 // q_a and kv_a, on 32-row workgroups) are taken, which bring a
 // GLM-4.7-Flash layer to 12 kernels: on the H100 the pair costs nothing
-// measurable, the router's about 2% of a step (doc.go).
+// measurable, the router's about 3% of a step (doc.go).
 func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
 	self := c.be.selfRounding && !c.be.noNormedProduct
-	router := !c.be.selfRounding && !c.be.noRoundingProducts && !c.be.noNormedRouter
-	if !self && !router || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
+	// default mode's: the router's run, and two products'
+	plain := !c.be.selfRounding && !c.be.noRoundingProducts
+	router := plain && !c.be.noNormedRouter
+	pairs := plain && !c.be.noNormedPairs
+	if !self && !router && !pairs || c.be.exact || c.g.Tokens != 1 || len(c.rest) == 0 || o.Weight == nil || o.Weight.Type != tF32 || o.In.Root() == o.Out.Root() {
 		return nil
 	}
 	K := o.In.Shape[0]
@@ -62,7 +65,7 @@ func (c *compiler) normedProduct(o *gpu.RMSNorm) *normedRun {
 		}
 		return &normedRun{m: m}
 	}
-	if n := c.normedOperand(o, c.rest[1]); (self || router && !c.be.noNormedPairs) && n != nil && n.W.Type == m.W.Type && n.Out.Root() != m.Out.Root() && !c.readAfter(o.Out, 3) {
+	if n := c.normedOperand(o, c.rest[1]); (self || pairs) && n != nil && n.W.Type == m.W.Type && n.Out.Root() != m.Out.Root() && !c.readAfter(o.Out, 3) {
 		if len(c.rest) > 2 && (takesEpilogue(c.rest[2], n.Out) || takesEpilogue(c.rest[2], m.Out)) {
 			return nil
 		}

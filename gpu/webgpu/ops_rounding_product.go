@@ -86,27 +86,14 @@ func (c *compiler) roundingProduct(out *gpu.Tensor, lo loc, N, B, T, parts, skip
 // first in c.rest[skip:], or nils where another op reads or writes t
 // before one does.
 func (c *compiler) nextProduct(skip int, t *gpu.Tensor) (w, in *gpu.Tensor, batch int) {
-	for _, op := range c.rest[skip:] {
-		for _, x := range op.Inputs() {
-			if x.Root() != t.Root() {
-				continue
-			}
-			switch m := op.(type) {
-			case *gpu.MatMul:
-				if x == m.In {
-					return m.W, m.In, m.W.Shape[2]
-				}
-			case *gpu.MatMulID:
-				if x == m.In {
-					return m.W, m.In, m.In.Shape[1]
-				}
-			}
-			return nil, nil, 0
+	switch m := c.firstReader(c.rest[skip:], nil, t).(type) {
+	case *gpu.MatMul:
+		if m.In.Root() == t.Root() {
+			return m.W, m.In, m.W.Shape[2]
 		}
-		for _, o := range op.Outputs() {
-			if o.Root() == t.Root() {
-				return nil, nil, 0
-			}
+	case *gpu.MatMulID:
+		if m.In.Root() == t.Root() {
+			return m.W, m.In, m.In.Shape[1]
 		}
 	}
 	return nil, nil, 0
