@@ -181,6 +181,14 @@ func compareWith(t *testing.T, o webgpu.Options, path string, prompt []int32, n 
 // rounds where it rounds, op by op (TestExactProducts, TestExactAttention,
 // TestExactRope, TestExactElementwise, TestExactRoute), so nothing differs
 // to grow.
+//
+// llama.cpp is no closer to itself. The CPU backend gives the bits of its
+// AVX-512 build; its builds for other x86 CPUs add in other orders, and on
+// these files they differ from the AVX-512 one by as much as the parallel
+// kernels do (go run ./bench/parity; the largest of its haswell,
+// sandybridge, sse42 and x64 builds is in each case's comment). So only
+// the CPU's own order meets the bound on them, which is what exact
+// mode is for.
 var exact = bounds{agree: 0.99, logit: 1e-2}
 
 // identical is exact mode's bound: every token and every logit the CPU's.
@@ -197,12 +205,12 @@ func TestModelParityWithCPU(t *testing.T) {
 	}{
 		// Measured on lavapipe; then on the H100 where it differs.
 		{"tiny", synth.Llama, "F32", exact},
-		{"tiny", synth.Llama, "Q4_0", bounds{63.0 / 64, 2.5e-2}},   // 63/64, 1.76e-2; H100 2.19e-2
-		{"tiny", synth.Qwen3, "Q8_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.73e-2; H100 64/64, 1.75e-2
-		{"tiny", synth.Qwen3MoE, "Q4_K", bounds{63.0 / 64, 0.3}},   // 64/64, 0.293; H100 63/64
-		{"tiny", synth.OLMoE, "Q6_K", bounds{0.99, 2e-2}},          // 64/64, 1.45e-2
-		{"tiny", synth.DeepSeek2, "Q8_0", bounds{61.0 / 64, 0.25}}, // 61/64, 0.230; H100 62/64, 0.115
-		{"tiny-glm", "", "Q4_0", bounds{62.0 / 64, 0.25}},          // 63/64, 0.229; H100 62/64, 0.217
+		{"tiny", synth.Llama, "Q4_0", bounds{63.0 / 64, 2.5e-2}},   // 63/64, 1.76e-2; H100 2.19e-2; llama.cpp's builds 63/64, 2.21e-2
+		{"tiny", synth.Qwen3, "Q8_0", bounds{63.0 / 64, 2e-2}},     // 63/64, 1.73e-2; H100 64/64, 1.75e-2; llama.cpp 1.54e-2
+		{"tiny", synth.Qwen3MoE, "Q4_K", bounds{63.0 / 64, 0.3}},   // 64/64, 0.293; H100 63/64; llama.cpp 63/64, 0.275
+		{"tiny", synth.OLMoE, "Q6_K", bounds{0.99, 2e-2}},          // 64/64, 1.45e-2; llama.cpp 63/64, 9.14e-3
+		{"tiny", synth.DeepSeek2, "Q8_0", bounds{61.0 / 64, 0.25}}, // 61/64, 0.230; H100 62/64, 0.115; llama.cpp 61/64, 0.123
+		{"tiny-glm", "", "Q4_0", bounds{62.0 / 64, 0.25}},          // 63/64, 0.229; H100 62/64, 0.217; llama.cpp 59/64, 0.399
 		{"tiny", synth.Youtu, "F16", exact},
 	} {
 		name := fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ)

@@ -14,7 +14,9 @@ const ctx = await model.createContext({contextSize: Math.max(256, ids.length + 8
 const seq = ctx.getSequence();
 const nVocab = model.tokens.vocabSize ?? 0;
 let fed = plen;
-const gen = seq.evaluateWithMetadata(ids.slice(0, plen), {probabilities: true}, {temperature: 1, topK: 0, topP: 1, minP: 0});
+// The sampled token is never used (the next id is forced), but one that ends
+// generation would stop the loop early: yieldEogToken keeps it going.
+const gen = seq.evaluateWithMetadata(ids.slice(0, plen), {probabilities: true}, {temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true});
 let r = await gen.next();
 while (!r.done) {
     const probs = r.value.probabilities;

@@ -8,14 +8,12 @@
 package oracle
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 )
 
 // Dir is the folder of this package: the npm project with the scripts.
@@ -42,14 +40,7 @@ func Node(script string, args ...string) ([]byte, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("node", append([]string{filepath.Join(Dir(), script)}, args...)...)
-	cmd.Dir = Dir()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("oracle %s: %v: %s", script, err, strings.TrimSpace(errb.String()))
-	}
-	return out.Bytes(), nil
+	return NodeIn(Dir(), script, args...)
 }
 
 // SharedDir is ../shared beside the repository root (the test data every
