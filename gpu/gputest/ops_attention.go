@@ -179,6 +179,10 @@ func testAttention(t *testing.T, be gpu.Backend) {
 		{"mqa", 32, 32, 4, 1, false, 17, 0},
 		{"mla", 72, 56, 5, 1, true, 3, 9},
 		{"mla-decode", 72, 56, 5, 1, true, 1, 12},
+		// Four query heads a key head (WebGPU's prefill takes them
+		// together): grouped and latent.
+		{"gqa4", 40, 24, 8, 2, false, 5, 3},
+		{"mla4", 72, 56, 8, 1, true, 4, 9},
 	}
 	for ci, c := range cases {
 		for _, typ := range []gguf.TensorType{gguf.F32, gguf.F16} {

@@ -46,6 +46,9 @@ type Backend struct {
 	// dispatches of their own, to time normed_product there
 	// (BenchmarkDecodeStep).
 	noNormedPairs, noNormedRouter bool
+	// noAttentionHeads keeps a prefill's attention one workgroup a head
+	// (attention) where four heads could share one (attention_heads).
+	noAttentionHeads bool
 	// noNormedProduct and noMoEDown keep, under selfRounding, norms and
 	// the experts' down products in their own dispatches, to time each
 	// self-rounding kernel family alone (BenchmarkDecodeStep).

@@ -4,6 +4,7 @@ package webgpu_test
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,8 @@ import (
 // wrong numbers, the timing is not: no kernel's work depends on values.
 // MB/s is the step's weight bytes over its time. Unlike `ember bench`, no
 // readback or sampling is timed: the gap between the two is the host's.
+// EMBER_BENCH_TOKENS=T times a step of T tokens from position 0 instead
+// (a prompt's prefill chunk).
 func BenchmarkDecodeStep(b *testing.B) {
 	path := os.Getenv("EMBER_BENCH_MODEL")
 	if path == "" {
@@ -37,12 +40,18 @@ func BenchmarkDecodeStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const pos = 64
-	cache, err := m.NewCache(pos + 2)
+	pos, T := 64, 1
+	if v := os.Getenv("EMBER_BENCH_TOKENS"); v != "" {
+		if T, err = strconv.Atoi(v); err != nil || T < 1 {
+			b.Fatalf("EMBER_BENCH_TOKENS=%q: want a token count", v)
+		}
+		pos = 0
+	}
+	cache, err := m.NewCache(pos + T + 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := m.NewStep(cache, 1)
+	st, err := m.NewStep(cache, T)
 	if err != nil {
 		b.Fatal(err)
 	}

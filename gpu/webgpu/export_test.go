@@ -37,6 +37,10 @@ func NormedPairs(be gpu.Backend, on bool) { be.(*Backend).noNormedPairs = !on }
 // norm and the router's product of its output into normed_product.
 func NormedRouter(be gpu.Backend, on bool) { be.(*Backend).noNormedRouter = !on }
 
+// AttentionHeads sets whether be compiles a prefill's attention into
+// attention_heads where it can (on) or always into attention.
+func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).noAttentionHeads = !on }
+
 // UploadFlush sets the weight bytes be lets wait for a submission,
 // PendingUpload says how many wait now, and UploadSubmits how many
 // submissions of them there have been.

@@ -682,8 +682,9 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if o.VFromK {
 		cv = o.CacheK
 	}
-	// Prefill keeps one workgroup per head and token: its many tokens fill
-	// the GPU already, and a second pass measured slower there.
+	// Prefill keeps one pass, a workgroup per token and head (or four
+	// heads of one key head): its many tokens fill the GPU already, and a
+	// second pass measured slower there.
 	chunks := scoreChunks(o)
 	var sc *gpu.Tensor
 	if T == 1 {
@@ -691,7 +692,12 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	}
 	if sc == nil {
 		p.loc(ls[1])
-		return c.dispatch("attention", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, H*T)
+		kernel, groups := "attention", H*T
+		if T > 1 && (H/o.HKV)%4 == 0 && !c.be.noAttentionHeads {
+			// Four heads on one key head read its cache rows together.
+			kernel, groups = "attention_heads", H/4*T
+		}
+		return c.dispatch(kernel, cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
 	}
 	p.u(chunks)
 	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*chunks); err != nil {
