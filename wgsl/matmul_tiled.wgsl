@@ -2,8 +2,10 @@
 // workgroup computes a tile of TM rows by TT tokens (tile_mul), so each
 // weight is read and decoded once per TT tokens where the matvec
 // (matmul.wgsl) reads it once per token. Epilogue and words as in
-// matmul.wgsl (B is 1): 0 K, 1 N, 3 T, 4 row bytes, In at 5, Out at 10,
-// 15 epilogue, E at 16, F at 21, 26 the byte where W's row 0 starts.
+// matmul.wgsl: 0 K, 1 N, 2 B (batched weights: B matrices of N rows, one
+// for each index of In's and Out's second dimension), 3 T, 4 row bytes,
+// In at 5, Out at 10, 15 epilogue, E at 16, F at 21, 26 the byte where
+// W's row 0 starts.
 //!use common
 //!tile
 //!use tile_mul
@@ -14,9 +16,9 @@
 @group(0) @binding(5) var<storage, read_write> E: array<f32>;
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
 
-// store writes the sums of rows n0 .. n0+3 at token t where both exist,
-// and the epilogue's result.
-fn store(n0: u32, t: u32, s4: vec4<f32>) {
+// store writes the sums of rows n0 .. n0+3 of batch b at token t where
+// both exist, and the epilogue's result.
+fn store(n0: u32, b: u32, t: u32, s4: vec4<f32>) {
     let N = pu(1u);
     let kind = pu(15u);
     if (t >= pu(3u)) { return; }
@@ -24,13 +26,13 @@ fn store(n0: u32, t: u32, s4: vec4<f32>) {
         let n = n0 + i;
         if (n >= N) { return; }
         let s = s4[i];
-        O[at(10u, n, 0u, t, 0u)] = s;
+        O[at(10u, n, b, t, 0u)] = s;
         if (kind == 0u) { continue; }
-        let e = E[at(16u, n, 0u, t, 0u)];
+        let e = E[at(16u, n, b, t, 0u)];
         var f = s + e;
         if (kind == 2u) { f = swiglu(e, s); }
         if (kind == 3u) { f = swiglu(s, e); }
-        F[at(21u, n, 0u, t, 0u)] = f;
+        F[at(21u, n, b, t, 0u)] = f;
     }
 }
 
@@ -40,21 +42,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let N = pu(1u);
     let T = pu(3u);
     let tiles = (N + TM - 1u) / TM;
+    let ttiles = (T + TT - 1u) / TT;
     let n0 = (g % tiles) * TM;
-    let t0 = (g / tiles) * TT;
+    let t0 = (g / tiles % ttiles) * TT;
+    let b = g / (tiles * ttiles);
     // The grid may hold a few workgroups past the last tile (it spills into
     // y): the whole workgroup leaves, so barriers stay uniform.
-    if (t0 >= T) { return; }
+    if (b >= pu(2u)) { return; }
     // Rows and tokens past the edge repeat the last one; their sums are
     // dropped.
-    let rb = pu(26u) + min(n0 + loaded(li), N - 1u) * pu(4u);
-    let xo = at(5u, 0u, 0u, min(t0 + loaded(li), T - 1u), 0u);
+    let rb = pu(26u) + (b * N + min(n0 + loaded(li), N - 1u)) * pu(4u);
+    let xo = at(5u, 0u, b, min(t0 + loaded(li), T - 1u), 0u);
     let acc = tile_product(li, rb, xo, pu(6u));
     let mb = block(li);
     let n = n0 + 4u * mb.x;
     let t = t0 + 4u * mb.y;
-    store(n, t, acc.c0);
-    store(n, t + 1u, acc.c1);
-    store(n, t + 2u, acc.c2);
-    store(n, t + 3u, acc.c3);
+    store(n, b, t, acc.c0);
+    store(n, b, t + 1u, acc.c1);
+    store(n, b, t + 2u, acc.c2);
+    store(n, b, t + 3u, acc.c3);
 }

@@ -44,21 +44,27 @@ func testMatMul(t *testing.T, be gpu.Backend) {
 }
 
 // testMatMulBatched covers B > 1 (one matrix per head, MLA's absorbed
-// projections).
+// projections), for a decode's few tokens and a prefill's many (70 span
+// more than one of WebGPU's tiles).
 func testMatMulBatched(t *testing.T, be gpu.Backend) {
-	for _, wt := range []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0} {
-		t.Run(wt.String(), func(t *testing.T) {
-			const K, N, B, T = 96, 19, 3, 5
-			e := newEnv(t, be, 7+uint64(wt), T)
-			W, w := e.weight("w", wt, 1, K, N, B)
-			In, x := e.input("in", e.vals(K*B*T, 1), K, B, T)
-			Out := e.output("out", gguf.F32, N, B, T)
-			e.g.Do(&gpu.MatMul{W: W, In: In, Out: Out})
-			e.run(0)
-			refs := productRefs(wt, w, K, N, B, T, func(b, t int) []float64 { return x[(b+B*t)*K : (b+B*t+1)*K] })
-			checkProducts(t, "out", readF(t, Out), refs)
-		})
+	for _, wt := range []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0, gguf.Q4_0} {
+		for _, T := range []int{5, 70} {
+			t.Run(name(wt, "/T", T), func(t *testing.T) { batchedProducts(t, be, wt, T) })
+		}
 	}
+}
+
+// batchedProducts is one case of testMatMulBatched.
+func batchedProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, T int) {
+	const K, N, B = 96, 19, 3
+	e := newEnv(t, be, 7+uint64(wt)+uint64(T)<<8, T)
+	W, w := e.weight("w", wt, 1, K, N, B)
+	In, x := e.input("in", e.vals(K*B*T, 1), K, B, T)
+	Out := e.output("out", gguf.F32, N, B, T)
+	e.g.Do(&gpu.MatMul{W: W, In: In, Out: Out})
+	e.run(0)
+	refs := productRefs(wt, w, K, N, B, T, func(b, t int) []float64 { return x[(b+B*t)*K : (b+B*t+1)*K] })
+	checkProducts(t, "out", readF(t, Out), refs)
 }
 
 // testMatMulStrided feeds strided views: every other column of a wider

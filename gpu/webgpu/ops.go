@@ -238,8 +238,8 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	// Tiled, gate and up stay two products, the second with the SwiGLU
 	// as its epilogue.
 	kernel, groups := "matmul", func(n int) int { return rowGroups(n) * B * T }
-	if c.tiled(B, T) {
-		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, T) }
+	if c.tiled(T) {
+		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}

@@ -21,11 +21,11 @@ const (
 	tiledFrom = 16
 )
 
-// tiled reports whether a product of B batches of T tokens takes the
-// tiled kernel; batched weights (B > 1) keep the matvec.
-func (c *compiler) tiled(B, T int) bool { return B == 1 && T >= tiledFrom && !c.be.noTiles }
+// tiled reports whether a product of T tokens takes the tiled kernel.
+func (c *compiler) tiled(T int) bool { return T >= tiledFrom && !c.be.noTiles }
 
-// tileGroups is the number of tiled workgroups covering n rows of T tokens.
-func tileGroups(n, T int) int {
-	return (n + tiledRows - 1) / tiledRows * ((T + tiledTokens - 1) / tiledTokens)
+// tileGroups is the number of tiled workgroups covering n rows of T tokens
+// in each of B batches.
+func tileGroups(n, B, T int) int {
+	return (n + tiledRows - 1) / tiledRows * ((T + tiledTokens - 1) / tiledTokens) * B
 }
