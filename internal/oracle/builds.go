@@ -48,9 +48,10 @@ func CPUBuilds() ([]string, error) {
 	return names, nil
 }
 
-// WithCPUBuild makes a copy of this folder under tmp, hard-linked (no
-// space, a fraction of a second), in which llama.cpp finds only its CPU
-// build name, and returns the copy for NodeIn.
+// WithCPUBuild makes a copy of this folder under tmp, hard-linked where
+// tmp is on the same file system (no space, a fraction of a second), in
+// which llama.cpp finds only its CPU build name, and returns the copy for
+// NodeIn.
 func WithCPUBuild(tmp, name string) (string, error) {
 	names, err := CPUBuilds()
 	if err != nil {
@@ -60,8 +61,13 @@ func WithCPUBuild(tmp, name string) (string, error) {
 		return "", fmt.Errorf("llama.cpp has no CPU build %q (it has %s)", name, strings.Join(names, ", "))
 	}
 	dst := filepath.Join(tmp, "oracle-"+name)
-	if out, err := exec.Command("cp", "-al", Dir(), dst).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("copying the oracle folder: %v: %s", err, bytes.TrimSpace(out))
+	if err := exec.Command("cp", "-al", Dir(), dst).Run(); err != nil {
+		// Hard links cannot cross file systems: copy the bytes (about
+		// 800 MB) instead.
+		os.RemoveAll(dst)
+		if out, err := exec.Command("cp", "-a", Dir(), dst).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("copying the oracle folder: %v: %s", err, bytes.TrimSpace(out))
+		}
 	}
 	dir, _ := cpuBuildsDir(dst)
 	keep := filepath.Join(dir, "libggml-cpu-"+name+".so")
