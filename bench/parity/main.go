@@ -23,7 +23,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"math"
@@ -34,11 +33,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/emberllm/ember/engine/gguf"
-	"github.com/emberllm/ember/engine/model"
 	"github.com/emberllm/ember/engine/synth"
-	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
+	"github.com/emberllm/ember/gpu/gputest"
 	"github.com/emberllm/ember/gpu/webgpu"
 	"github.com/emberllm/ember/internal/oracle"
 )
@@ -113,25 +110,25 @@ func run(n int, builds []string) error {
 			return err
 		}
 		cb := cpu.New(2)
-		ref, err := decode(cb, path, prompt, n, nil)
+		ref, err := gputest.Decode(cb, path, prompt, n, nil)
 		cb.Close()
 		if err != nil {
 			return fmt.Errorf("%s on the CPU: %w", name, err)
 		}
 		row := "| " + name
 		// llama.cpp along the CPU's path: its pick here, then each build.
-		ids := slices.Concat(prompt, ref.next[:n-1])
+		ids := slices.Concat(prompt, ref.Next[:n-1])
 		pick, err := logprobs(oracle.Dir(), path, len(prompt), ids, n)
 		if err != nil {
 			return err
 		}
-		row += " | " + centred(pick, toLogprobs(ref.logits), ref).String()
+		row += " | " + centred(pick, toLogprobs(ref.Logits), ref).String()
 		for _, exact := range []bool{true, false} {
 			be, err := webgpu.Open(webgpu.Options{Exact: exact})
 			if err != nil {
 				return err
 			}
-			got, err := decode(be, path, prompt, n, ref.next)
+			got, err := gputest.Decode(be, path, prompt, n, ref.Next)
 			be.Close()
 			if err != nil {
 				return fmt.Errorf("%s on WebGPU: %w", name, err)
@@ -150,105 +147,21 @@ func run(n int, builds []string) error {
 	return nil
 }
 
-// decoded is what decoding gave at each step: the logits and the token
-// chosen.
-type decoded struct {
-	logits [][]float32
-	next   []int32
-}
-
-// decode prefills the prompt in one step, then decodes n-1 more tokens one
-// at a time: forced[k] when forced is given, else its own choice (as the
-// parity tests do).
-func decode(be gpu.Backend, path string, prompt []int32, n int, forced []int32) (decoded, error) {
-	var out decoded
-	r, err := gguf.Open(path)
-	if err != nil {
-		return out, err
-	}
-	defer r.Close()
-	m, err := model.Load(r, be)
-	if err != nil {
-		return out, err
-	}
-	cache, err := m.NewCache(len(prompt) + n + 1)
-	if err != nil {
-		return out, err
-	}
-	pre, err := m.NewStep(cache, len(prompt))
-	if err != nil {
-		return out, err
-	}
-	dec, err := m.NewStep(cache, 1)
-	if err != nil {
-		return out, err
-	}
-	step := func(st *model.Step, ids []int32, pos int) error {
-		b := make([]byte, 4*len(ids))
-		for i, id := range ids {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(id))
-		}
-		if err := st.Tokens.Write(0, b); err != nil {
-			return err
-		}
-		if err := st.Program.Run(gpu.Params{Pos: pos}); err != nil {
-			return err
-		}
-		lb := make([]byte, 4*m.Config.Vocab)
-		if err := st.Logits.Read(0, lb); err != nil {
-			return err
-		}
-		l := make([]float32, m.Config.Vocab)
-		for i := range l {
-			l[i] = math.Float32frombits(binary.LittleEndian.Uint32(lb[4*i:]))
-		}
-		nb := make([]byte, 4)
-		if err := st.Next.Read(0, nb); err != nil {
-			return err
-		}
-		out.logits = append(out.logits, l)
-		out.next = append(out.next, int32(binary.LittleEndian.Uint32(nb)))
-		return nil
-	}
-	if err := step(pre, prompt, 0); err != nil {
-		return out, err
-	}
-	for k := 1; k < n; k++ {
-		id := out.next[k-1]
-		if forced != nil {
-			id = forced[k-1]
-		}
-		if err := step(dec, []int32{id}, len(prompt)+k-1); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
-}
-
 // logitDiff is the parity tests' measure of got against ref.
-func logitDiff(got, ref decoded) diff {
-	d := diff{steps: len(ref.logits)}
-	for k, l := range ref.logits {
-		if got.next[k] == ref.next[k] {
-			d.agree++
-		}
-		top := largest(l)
-		for i, v := range l {
-			d.worst = max(d.worst, math.Abs(float64(got.logits[k][i]-v))/top)
-		}
-	}
-	return d
+func logitDiff(got, ref gputest.Decoded) diff {
+	agree, worst := gputest.LogitDiff(got, ref)
+	return diff{agree: agree, steps: len(ref.Logits), worst: worst}
 }
 
-// centred is logitDiff for log-probabilities: a against b, each step's
+// centred is gputest.LogitDiff for log-probabilities: a against b, each step's
 // differences taken about their median (the log-probabilities are the
 // logits less a constant a step), over the largest of ref's logits. A
 // step agrees where ref's token is a's most likely, to the 1e-7 that
 // llama.cpp's log-probabilities are printed to.
-func centred(a, b [][]float64, ref decoded) diff {
-	d := diff{steps: len(ref.logits)}
-	for k := range ref.logits {
-		tok := ref.next[k]
+func centred(a, b [][]float64, ref gputest.Decoded) diff {
+	d := diff{steps: len(ref.Logits)}
+	for k := range ref.Logits {
+		tok := ref.Next[k]
 		if a[k][tok] >= slices.Max(a[k])-2e-7 {
 			d.agree++
 		}
@@ -260,7 +173,7 @@ func centred(a, b [][]float64, ref decoded) diff {
 		}
 		slices.Sort(del)
 		mid := del[len(del)/2]
-		top := largest(ref.logits[k])
+		top := largest(ref.Logits[k])
 		for _, v := range del {
 			d.worst = max(d.worst, math.Abs(v-mid)/top)
 		}

@@ -3,9 +3,7 @@
 package webgpu_test
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
+	"github.com/emberllm/ember/gpu/gputest"
 	"github.com/emberllm/ember/gpu/webgpu"
 	"github.com/emberllm/ember/internal/oracle"
 )
@@ -45,64 +44,12 @@ func loadModel(t *testing.T, be gpu.Backend, path string) *model.Model {
 	return m
 }
 
-// run is what decoding gave at each step: the logits and the chosen token.
-type run struct {
-	logits [][]float32
-	next   []int32
-}
-
-// decode prefills the prompt in one step, then decodes n-1 more tokens one
-// at a time: forced[k] when forced is given (teacher forcing), else its
-// own choice.
-func decode(t *testing.T, be gpu.Backend, path string, prompt []int32, n int, forced []int32) run {
+// decode is gputest.Decode, failing t on an error.
+func decode(t *testing.T, be gpu.Backend, path string, prompt []int32, n int, forced []int32) gputest.Decoded {
 	t.Helper()
-	m := loadModel(t, be, path)
-	cache, err := m.NewCache(len(prompt) + n + 1)
+	out, err := gputest.Decode(be, path, prompt, n, forced)
 	if err != nil {
 		t.Fatal(err)
-	}
-	pre, err := m.NewStep(cache, len(prompt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := m.NewStep(cache, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out run
-	step := func(st *model.Step, ids []int32, pos int) {
-		b := make([]byte, 4*len(ids))
-		for i, id := range ids {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(id))
-		}
-		if err := st.Tokens.Write(0, b); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Program.Run(gpu.Params{Pos: pos}); err != nil {
-			t.Fatal(err)
-		}
-		lb := make([]byte, 4*m.Config.Vocab)
-		if err := st.Logits.Read(0, lb); err != nil {
-			t.Fatal(err)
-		}
-		l := make([]float32, m.Config.Vocab)
-		for i := range l {
-			l[i] = math.Float32frombits(binary.LittleEndian.Uint32(lb[4*i:]))
-		}
-		nb := make([]byte, 4)
-		if err := st.Next.Read(0, nb); err != nil {
-			t.Fatal(err)
-		}
-		out.logits = append(out.logits, l)
-		out.next = append(out.next, int32(binary.LittleEndian.Uint32(nb)))
-	}
-	step(pre, prompt, 0)
-	for k := 1; k < n; k++ {
-		id := out.next[k-1]
-		if forced != nil {
-			id = forced[k-1]
-		}
-		step(dec, []int32{id}, len(prompt)+k-1)
 	}
 	return out
 }
@@ -140,20 +87,8 @@ func compareWith(t *testing.T, o webgpu.Options, path string, prompt []int32, n 
 		t.Fatal(err)
 	}
 	defer wb.Close()
-	got := decode(t, wb, path, prompt, n, ref.next)
-	agree, worst := 0, 0.0
-	for k := range ref.next {
-		if got.next[k] == ref.next[k] {
-			agree++
-		}
-		var top float64
-		for _, v := range ref.logits[k] {
-			top = math.Max(top, math.Abs(float64(v)))
-		}
-		for i, v := range ref.logits[k] {
-			worst = math.Max(worst, math.Abs(float64(got.logits[k][i]-v))/top)
-		}
-	}
+	got := decode(t, wb, path, prompt, n, ref.Next)
+	agree, worst := gputest.LogitDiff(got, ref)
 	t.Logf("%d of %d steps choose the CPU's token; largest logit difference %.2e of the largest logit", agree, n, worst)
 	if float64(agree) < b.agree*float64(n) {
 		t.Errorf("only %d of %d steps agree with the CPU backend, want %.0f%%", agree, n, 100*b.agree)

@@ -163,15 +163,15 @@ func TestRoundingProductsInModels(t *testing.T) {
 			webgpu.RoundingProducts(be, false)
 			apart, ka := decode(t, be, path, prompt, 8, nil), len(decodeKernels(t, be, path))
 			webgpu.RoundingProducts(be, true)
-			fused, kf := decode(t, be, path, prompt, 8, apart.next), len(decodeKernels(t, be, path))
+			fused, kf := decode(t, be, path, prompt, 8, apart.Next), len(decodeKernels(t, be, path))
 			t.Logf("%d kernels a decode step, %d apart", kf, ka)
 			if kf >= ka {
 				t.Errorf("%d kernels a decode step with the rounding products, %d without: want fewer", kf, ka)
 			}
-			for k := range apart.logits {
-				for j, v := range apart.logits[k] {
-					if math.Float32bits(fused.logits[k][j]) != math.Float32bits(v) {
-						t.Fatalf("step %d, logit %d: %g with the rounding products, %g without", k, j, fused.logits[k][j], v)
+			for k := range apart.Logits {
+				for j, v := range apart.Logits[k] {
+					if math.Float32bits(fused.Logits[k][j]) != math.Float32bits(v) {
+						t.Fatalf("step %d, logit %d: %g with the rounding products, %g without", k, j, fused.Logits[k][j], v)
 					}
 				}
 			}
