@@ -2,16 +2,15 @@
 # Where a WebGPU decode step's time goes, by kernel file: BenchmarkDecodeStep
 # (gpu/webgpu) times the whole step, then the step without each file's
 # kernels; the difference is what those kernels add to the step's chain of
-# dependent dispatches (the measure for latency-bound kernels, such as
-# exact mode's). Prints one row per file, largest first.
+# dependent dispatches (the measure for latency-bound kernels). Prints one
+# row per file, largest first.
 #
-#   bench/webgpu-profile.sh                       # llama3.2:1b Q4_0, default mode
-#   EXACT=1 MODEL=qwen3:0.6b/Q8_0 bench/webgpu-profile.sh
+#   bench/webgpu-profile.sh                       # llama3.2:1b Q4_0
+#   MODEL=qwen3:0.6b/Q8_0 bench/webgpu-profile.sh
 #   TEST=.devbin/webgpu.test EMBER=.devbin/ember bench/webgpu-profile.sh
 #                                                 # on a machine without Go
 #
-# MODEL is shape/type as in bench/webgpu.sh (or a GGUF path); EXACT=1 and
-# SELF=1 set Options.Exact and Options.SelfRounding; N is steps a class,
+# MODEL is shape/type as in bench/webgpu.sh (or a GGUF path); N is steps a class,
 # ROUNDS (3) how many times each class runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +39,7 @@ TEST=$(realpath "$TEST")
 # Each class runs ROUNDS times (the classes in turn) and keeps its fastest:
 # on the H100 the first classes after a large model's load have come out up
 # to three times slower than the same kernels later in the run.
-out=$(cd gpu/webgpu && EMBER_BENCH_MODEL="$file" EMBER_BENCH_EXACT=${EXACT:-} EMBER_BENCH_SELF_ROUNDING=${SELF:-} \
+out=$(cd gpu/webgpu && EMBER_BENCH_MODEL="$file" \
   "$TEST" -test.run XXX -test.bench 'DecodeStep/(all$|without-)' -test.benchtime "${N}x" -test.count "${ROUNDS:-3}" 2>&1) || { echo "$out" >&2; exit 1; }
 rows=$(echo "$out" | awk '
   $1 ~ /^BenchmarkDecodeStep\// {

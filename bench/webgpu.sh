@@ -13,7 +13,7 @@
 #
 # MODELS lists shape/type pairs; P, N, R are prompt tokens, generated tokens
 # and repetitions; WORK holds the synthetic GGUF files (DROP=1 deletes each
-# after its run); EXACT=1 measures exact mode (--exact).
+# after its run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,7 +53,7 @@ for m in $MODELS; do
   shape=${m%/*}; type=${m#*/}
   file="$WORK/${shape//:/-}-$type.gguf"
   [ -f "$file" ] || "$EMBER" synth --shape "$shape" --type "$type" --seed 1 -o "$file" >&2
-  j=$("$EMBER" bench --backend webgpu ${EXACT:+--exact} --model "$file" -p "$P" -n "$N" -r "$R" --json)
+  j=$("$EMBER" bench --backend webgpu --model "$file" -p "$P" -n "$N" -r "$R" --json)
   echo "{\"shape\": \"$shape\", \"type\": \"$type\", ${j#\{}" >> "$RESULTS"
   # DROP=1 removes each file after its run (a small disk).
   [ -z "${DROP:-}" ] || rm -f "$file"

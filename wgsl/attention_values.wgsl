@@ -10,8 +10,7 @@
 // the next product wants, so the workgroup can also write Out rounded as
 // quantize_act would (mode 0, Q8_0 blocks; mode 2, f16) to Y, saving that
 // dispatch. Words 0..8 as in attention.wgsl, Out at 14, 19 S (chunks per
-// score row), 20 the rounding mode (3: none), 21 where Y's block scales
-// start.
+// score row), 20 the rounding mode (3: none).
 //!use common
 //!use expf
 //!use step
@@ -92,8 +91,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         var m = 0.0;
         for (var i = 0u; i < COLS; i++) { m = max(m, max(abs(vpart[i].x), abs(vpart[i].y))); }
         slice_scales = q8_scales(m, 0.0, 0u);
-        Y[pu(21u) + 2u * (u / SLICE)] = block_scales.x;
-        Y[pu(21u) + 2u * (u / SLICE) + 1u] = block_scales.y;
     }
     workgroupBarrier();
     if (pl == 0u) {

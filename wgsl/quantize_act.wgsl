@@ -3,8 +3,7 @@
 // same numbers: mode 0, 8-bit blocks of 32 with an f16 scale (Q8_0, Q8_1);
 // mode 1, 8-bit blocks of 256 with an f32 scale from the signed extreme
 // (Q8_K); mode 2, f16; mode 3, unchanged (a packed copy). The result is
-// written as floats, packed {K, rows}, and for modes 0 and 1 the blocks'
-// scales after them (round_block's write_scales). One thread per value and 256 a
+// written as floats, packed {K, rows}. One thread per value and 256 a
 // workgroup, so a block's extreme is a workgroup reduction rather than a
 // serial loop (K is whole blocks, so blocks never straddle workgroups).
 // A second tensor (X2 into Y2, in the same mode) may follow in the same
@@ -16,7 +15,6 @@
 // In at 15; 20 the first tensor's workgroups.
 //!use common
 //!use round_block
-//!twin Y Y2
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Y: array<f32>;
 @group(0) @binding(4) var<storage, read_write> X2: array<f32>;
@@ -53,10 +51,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let y = round_block(x, li, pu(2u), mode);
     if (live && second) {
         Y2[u] = y;
-        write_scales_Y2(u, K * rows, pu(2u));
     }
     if (live && !second) {
         Y[u] = y;
-        write_scales(u, K * rows, pu(2u));
     }
 }

@@ -4,8 +4,7 @@
 // of a row after summing the whole row's squares itself: rows are short,
 // and re-reading one from cache costs less than a dispatch. Words: 0 row
 // length, 1..2 In's dims 1 and 2 (to split the row index), 3 eps, 4 has
-// weight, In at 5, Out at 10, Weight at 15, 20 block size, 21 mode, 22
-// rows (the blocks' scales follow the rounded rows: round_block).
+// weight, In at 5, Out at 10, Weight at 15, 20 block size, 21 mode.
 //!use common
 //!use rms_scale
 //!use round_block
@@ -40,8 +39,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         return;
     }
     let q = round_block(y, li, pu(20u), mode);
-    if (live) {
-        Y[r * n + i] = q;
-        write_scales(r * n + i, n * pu(22u), pu(20u));
-    }
+    if (live) { Y[r * n + i] = q; }
 }

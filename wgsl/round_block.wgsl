@@ -33,13 +33,3 @@ fn round_block(x: f32, li: u32, bs: u32, mode: u32) -> f32 {
     workgroupBarrier();
     return q8_round(x, scales[slot], mode);
 }
-
-// write_scales stores block_scales (round_q8) of the block value u (of a
-// packed rounded tensor of `values` values, blocks of bs) starts, past the
-// values: two floats a block.
-fn write_scales(u: u32, values: u32, bs: u32) {
-    if (u % bs == 0u) {
-        Y[values + 2u * (u / bs)] = block_scales.x;
-        Y[values + 2u * (u / bs) + 1u] = block_scales.y;
-    }
-}

@@ -5,9 +5,8 @@
 // the output (MLA's k_b reads the first 192 of each head's 256 query
 // values): element r of the output's buffer is the reader's (k, row)
 // where r - off = row·stride + k, k < K2, row < rows, and goes to the
-// packed copy at row·K2 + k, its block's scales after the values
-// (round_block's write_scales). Words from the caller's w: the mode, the
-// reader's offset, its row stride, K2, rows, where the scales start.
+// packed copy at row·K2 + k. Words from the caller's w: the mode, the
+// reader's offset, its row stride, K2, rows.
 // Needs binding Y, the rounded copy.
 //!use round_q8
 var<workgroup> block_rows: array<f32, WG_ROWS>;
@@ -40,9 +39,4 @@ fn round_rows(li: u32, own: bool, v: f32, r: u32, w: u32) {
         }
     }
     Y[u] = q8_round(v, q8_scales(m, block_rows[first], mode), mode);
-    if (j == 0u) {
-        let s = pu(w + 5u) + 2u * (u / WG_ROWS);
-        Y[s] = block_scales.x;
-        Y[s + 1u] = block_scales.y;
-    }
 }

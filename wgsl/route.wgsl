@@ -7,8 +7,7 @@
 // among all of them (higher score first, lower index on ties): the experts
 // ranked below K are the chosen, in that order. The K weights' last steps
 // are one thread's. Words: 0 E, 1 K, 2 gating, 3 has bias, 4 norm,
-// 5 scale, Logits at 6, IDs at 11, Weights at 16, 21 zero (ZERO_WORD,
-// for route_exact).
+// 5 scale, Logits at 6, IDs at 11, Weights at 16.
 //!use common
 //!use workgroup_reduce
 //!use route_gating

@@ -1,6 +1,5 @@
 // The router's arithmetic (route.wgsl): softmax and sigmoid gating and
-// the normalisation of the chosen weights. route_exact swaps in
-// route_gating_exact, which computes them as the CPU backend does.
+// the normalisation of the chosen weights.
 //!use expf
 
 // softmax replaces pr[0..n) by its softmax; the sum is one thread's, in

@@ -5,8 +5,7 @@
 // the quantized weight types. Four lines name helpers that vary with the
 // build of a kernel: `//!decode` (decode_TYPE, the element decoder of a
 // weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec),
-// `//!tile` (tile_TYPE, a weight type's loads for the tiled product),
-// `//!exact` (exact_TYPE, a weight type's product in the CPU's order) and
+// `//!tile` (tile_TYPE, a weight type's loads for the tiled product) and
 // `//!reduce` (reduce_subgroup where the adapter has subgroup operations,
 // else reduce_shared). A line `//!twin A B` gives the kernel copies of the
 // functions reading array A that read array B instead (Twin). A line
@@ -15,7 +14,7 @@
 // weights of two types (Other). A line
 // `//!swap A B` makes the `//!use A` lines after it, in any file, take B
 // instead: a kernel built again on a helper of the same functions that
-// computes them differently (the exact mode's rms_scale_exact); the first
+// computes them differently (matmul_round's matvec_shape_round); the first
 // swap of A holds, so a kernel file can swap what a file it uses swaps.
 package wgsl
 
@@ -96,7 +95,7 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 				if err := add(strings.TrimSpace(strings.TrimPrefix(line, "//!use "))); err != nil {
 					return err
 				}
-			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"), strings.HasPrefix(line, "//!tile"), strings.HasPrefix(line, "//!exact"):
+			case strings.HasPrefix(line, "//!decode"), strings.HasPrefix(line, "//!dot"), strings.HasPrefix(line, "//!tile"):
 				if decode == "" {
 					return fmt.Errorf("wgsl: %s.wgsl needs a weight type", n)
 				}
@@ -121,8 +120,8 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 					return fmt.Errorf("wgsl: %s.wgsl: %q names two helpers", n, line)
 				}
 				// The first swap of a helper wins: a kernel file's own
-				// over those of the files it uses (normed_product_round
-				// builds normed_product on another workgroup shape).
+				// over those of the files it uses (moe_gate_up_round
+				// builds moe_gate_up on another workgroup shape).
 				if _, set := swaps[f[0]]; !set {
 					swaps[f[0]] = f[1]
 				}
@@ -146,16 +145,4 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 		}
 	}
 	return b.String(), twins, others, nil
-}
-
-// fmaUnfused is fma_exact.wgsl's switch as the file has it.
-const fmaUnfused = "const FMA_FUSED = false;"
-
-// HasFMA reports whether src holds fma_exact, which FusedFMA switches.
-func HasFMA(src string) bool { return strings.Contains(src, fmaUnfused) }
-
-// FusedFMA returns src (a kernel with fma_exact) with fma_exact taken from
-// the device's own fma(), for a device that rounds it once.
-func FusedFMA(src string) string {
-	return strings.Replace(src, fmaUnfused, "const FMA_FUSED = true;", 1)
 }

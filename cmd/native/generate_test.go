@@ -71,14 +71,14 @@ func TestRunStoriesGreedy(t *testing.T) {
 	}
 }
 
-// --exact makes WebGPU's products the CPU's bit for bit: the greedy text
-// on lavapipe is the CPU backend's.
-func TestRunExactWebGPU(t *testing.T) {
+// On WebGPU (lavapipe here) the greedy text of stories260K, an F32 model
+// whose logits WebGPU gives to float32 rounding, is the CPU backend's.
+func TestRunWebGPU(t *testing.T) {
 	inspectNeedStories(t)
 	out, errs, err := ember(t, "", "run", "--model", inspectStories, "--prompt", "Once upon a time",
-		"--temperature", "0", "--count", "40", "--backend", "webgpu", "--exact")
+		"--temperature", "0", "--count", "40", "--backend", "webgpu")
 	if err != nil {
-		t.Fatalf("ember run --backend webgpu --exact: %v\n%s", err, errs)
+		t.Fatalf("ember run --backend webgpu: %v\n%s", err, errs)
 	}
 	if !strings.HasPrefix(out, storiesContinuation) {
 		t.Fatalf("stdout:\n got %q\nwant %q...", out, storiesContinuation)

@@ -21,8 +21,6 @@ type modelFlags struct {
 	backend string
 	verbose bool
 	mmap    bool
-	noTiles bool
-	exact   bool
 }
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
@@ -32,8 +30,6 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.backend, "backend", "auto", "backend: auto (WebGPU on a real GPU, else the CPU), cpu, webgpu")
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
 	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
-	fs.BoolVar(&m.noTiles, "no-tiles", false, "WebGPU: prefill products a token at a time (matvec) instead of tiled, to compare")
-	fs.BoolVar(&m.exact, "exact", false, "WebGPU: sum products in the CPU backend's order, bit for bit (slower: decode at a third to a half of the default's speed; for checking results)")
 }
 
 func (m *modelFlags) load() (*engine.Engine, error) {
@@ -44,7 +40,7 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	be, err := newBackend(m.backend, m.threads, m.mmap, m.webgpuOptions(), m.verbose)
+	be, err := newBackend(m.backend, m.threads, m.mmap, m.verbose)
 	if err != nil {
 		return nil, err
 	}
@@ -61,21 +57,16 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	return e, nil
 }
 
-// webgpuOptions are the WebGPU backend's options the flags set.
-func (m *modelFlags) webgpuOptions() webgpu.Options {
-	return webgpu.Options{NoTiles: m.noTiles, Exact: m.exact}
-}
-
 // newBackend opens the named backend. auto takes WebGPU on a real GPU and
 // the CPU otherwise: a software Vulkan adapter (lavapipe, SwiftShader) is
 // slower than ember's own CPU kernels.
-func newBackend(name string, threads int, mapped bool, wo webgpu.Options, verbose bool) (gpu.Backend, error) {
+func newBackend(name string, threads int, mapped bool, verbose bool) (gpu.Backend, error) {
 	cpuBackend := func() gpu.Backend { return cpu.NewWith(cpu.Options{Threads: threads, Mapped: mapped}) }
 	switch name {
 	case "cpu":
 		return cpuBackend(), nil
 	case "webgpu", "auto", "":
-		be, err := webgpu.Open(wo)
+		be, err := webgpu.Open(webgpu.Options{})
 		if err != nil {
 			if name == "webgpu" {
 				return nil, err

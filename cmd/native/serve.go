@@ -52,7 +52,7 @@ func runServe(args []string) error {
 		if err != nil {
 			return err
 		}
-		be, err := newBackend(mf.backend, mf.threads, mf.mmap, mf.webgpuOptions(), mf.verbose)
+		be, err := newBackend(mf.backend, mf.threads, mf.mmap, mf.verbose)
 		if err != nil {
 			return err
 		}

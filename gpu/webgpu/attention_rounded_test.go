@@ -22,8 +22,6 @@ import (
 // 256, which a slice of 32 cannot round, keep the dispatch.
 func TestAttentionValuesRounded(t *testing.T) {
 	for _, noSub := range []bool{false, true} {
-		// Options.SelfRounding would give the per-head products
-		// head_products, which round their rows themselves.
 		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
 		if err != nil {
 			t.Fatal(err)

@@ -26,33 +26,8 @@ type Backend struct {
 	sources   map[string]*kernelSource
 	// maxBinding is Options.MaxBinding.
 	maxBinding uint64
-	// noTiles is Options.NoTiles.
-	noTiles bool
-	// exact is Options.Exact.
-	exact bool
-	// fmaProbed and fmaFused: whether fusedFMA has run, and its answer.
-	fmaProbed, fmaFused bool
-	// selfRounding is Options.SelfRounding.
-	selfRounding bool
-	// noHeadProducts keeps batched products on quantize_act and matmul,
-	// for the tests comparing head_products with them.
-	noHeadProducts bool
-	// noRoundingProducts keeps decode products that round their output
-	// for the next product (matmul_round) on matmul and quantize_act,
-	// for the tests comparing them.
-	noRoundingProducts bool
-	// noNormedPairs and noNormedRouter keep, without selfRounding, a
-	// norm and its two products (MLA's q_a and kv_a), or a router's, in
-	// dispatches of their own, to time normed_product there
-	// (BenchmarkDecodeStep).
-	noNormedPairs, noNormedRouter bool
-	// noAttentionHeads keeps a prefill's attention one workgroup a head
-	// (attention) where four heads could share one (attention_heads).
-	noAttentionHeads bool
-	// noNormedProduct and noMoEDown keep, under selfRounding, norms and
-	// the experts' down products in their own dispatches, to time each
-	// self-rounding kernel family alone (BenchmarkDecodeStep).
-	noNormedProduct, noMoEDown bool
+	// off are the fusions turned off (tests only: fusion).
+	off fusion
 	// pendingUpload is the weight bytes written since the last
 	// submission of writes (upload.go); uploadFlush, when set, replaces
 	// uploadFlushBytes (tests).
@@ -95,13 +70,6 @@ func (b *Backend) Describe(w io.Writer) {
 	fmt.Fprintf(w, "webgpu adapter: %s (%s, %s, driver %s); f16 %v, subgroups %v; max storage binding %d MiB, max buffer %d MiB, workgroup storage %d KiB\n",
 		b.info.Device, b.info.AdapterType, b.info.BackendType, b.info.Description, b.f16, b.subgroups,
 		b.limits.MaxStorageBufferBindingSize>>20, b.limits.MaxBufferSize>>20, b.limits.MaxComputeWorkgroupStorageSize>>10)
-	if b.exact {
-		how := "emulated with integers (the device's fma() is not rounded once)"
-		if b.fusedFMA() {
-			how = "the device's fma() (rounded once)"
-		}
-		fmt.Fprintf(w, "webgpu exact mode: CPU-order kernels; fused multiply-add: %s\n", how)
-	}
 }
 
 // Weight uploads a tensor's bytes in their file layout.

@@ -155,8 +155,7 @@ func BenchmarkTopK(b *testing.B) {
 
 // BenchmarkMatVecShapes is BenchmarkMatVecChain on the decode products of
 // llama3.2:1b (k x n: attention output, feed-forward up and down, the
-// vocabulary head), to time each kind of product of a step on its own
-// (EMBER_BENCH_EXACT=1 for exact mode's).
+// vocabulary head), to time each kind of product of a step on its own.
 func BenchmarkMatVecShapes(b *testing.B) {
 	for _, typ := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0} {
 		for _, s := range [][2]int{{2048, 2048}, {2048, 8192}, {8192, 2048}, {2048, 128256}} {

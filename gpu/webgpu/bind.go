@@ -43,11 +43,6 @@ func (c *compiler) source(name, decode string) (*kernelSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Kernels of both modes round activation scales with exact_math's
-	// division, which a fused fma() makes a few instructions.
-	if wgsl.HasFMA(src) && c.be.fusedFMA() {
-		src = wgsl.FusedFMA(src)
-	}
 	s := &kernelSource{src: src, bindings: map[uint32]wgsl.Binding{}}
 	for _, b := range wgsl.Bindings(src) {
 		s.bindings[b.Index] = b

@@ -48,8 +48,6 @@ type compiler struct {
 	// writes: they join rounded once those ops' writes have dropped the
 	// stale ones.
 	fresh map[roundKey]roundedAct
-	// scales says where the blocks' scales of a rounded copy start.
-	scales map[*gpu.Tensor]actScales
 	// rest is the ops after the one being lowered; a lowering that also
 	// does the first few of them (a fused epilogue) sets fused to how many.
 	rest  []gpu.Op
@@ -58,8 +56,6 @@ type compiler struct {
 	op gpu.Op
 	// scratch is the attention scores' memory, one for every layer.
 	scratch *gpu.Tensor
-	// ropeTables are the exact ropes' cos/sin tables made so far.
-	ropeTables map[ropeTableKey]*gpu.Tensor
 }
 
 // roundKey names a rounded copy by the memory it was made from: a packed
@@ -103,7 +99,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
 	}
 	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32}
-	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}, scales: map[*gpu.Tensor]actScales{}}
+	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}}
 	step, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: g.Name + ".step", Size: 16, Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
 	if err != nil {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
@@ -196,7 +192,7 @@ func (c *compiler) lower(op gpu.Op) error {
 	case *gpu.Mul:
 		return c.lowerBinary("mul", o.A, o.B, o.Out, 0)
 	case *gpu.SwiGLU:
-		return c.lowerBinary(c.exactKernel("swiglu"), o.Gate, o.Up, o.Out, 0)
+		return c.lowerBinary("swiglu", o.Gate, o.Up, o.Out, 0)
 	case *gpu.Scale:
 		return c.lowerBinary("scale", o.In, o.In, o.Out, o.S)
 	case *gpu.RMSNorm:

@@ -55,7 +55,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// Every product kernel: the plain, fused and exact matmuls.
+	// Every product kernel: the plain and the fused matmuls.
 	isMat := func(n string) bool { return strings.HasPrefix(n, "matmul") }
 	// The output head is the product of the most workgroups.
 	head := 0
@@ -73,7 +73,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 	// the kernels of the other files no longer between them. without-NAME
 	// runs all but those: the step's time less theirs is what they add to
 	// the step's chain of dependent dispatches, which is the measure for
-	// kernels bound by their latency rather than by memory (exact mode's).
+	// kernels bound by their latency rather than by memory.
 	var only []class
 	seen := map[string]bool{}
 	webgpu.KeepKernels(st.Program, func(n string, g int) bool {

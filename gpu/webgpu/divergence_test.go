@@ -80,8 +80,7 @@ func TestOpDivergence(t *testing.T) {
 	}
 	cb := cpu.New(2)
 	defer cb.Close()
-	// EMBER_DIVERGENCE_EXACT=1 runs WebGPU's exact products.
-	wb, err := webgpu.Open(webgpu.Options{Exact: os.Getenv("EMBER_DIVERGENCE_EXACT") != ""})
+	wb, err := webgpu.Open(webgpu.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

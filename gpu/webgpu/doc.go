@@ -18,17 +18,23 @@
 // product of many (prefill) is tiled (ops_tiled.go), each weight read and
 // decoded once per tile of tokens into workgroup memory.
 //
+// The kernels add in parallel, in other orders than the CPU backend, so
+// their results differ from the CPU's in the last bits; the op suite holds
+// each op to a normalized error bound and the model tests hold whole
+// models to the CPU's next-token distributions (mean KL divergence and
+// top-1 agreement), under the bound llama.cpp's own CPU builds keep from
+// each other.
+//
 // A dispatch costs several microseconds on the device whatever it does (a
 // step's kernels depend on each other, so each waits for the last), so the
 // compiler folds ops into their neighbours' kernels: an RMSNorm also
-// writes the rounded copy the products after it read (for a MoE router's
-// experts too), a product also does the residual Add or the SwiGLU right
-// after it (or, for a shared expert's down product, both Adds after it), a
-// decode step's query, key and value products are one dispatch
-// (matmul_qkv, the values' weights possibly of a second type), the gate
-// and up products of weights of one type and shape are one dispatch with
-// their SwiGLU, for dense layers and for the chosen experts
-// (matmul_id_gate_up), the experts' down products also take their
+// writes the rounded copy the products after it read, a product also does
+// the residual Add or the SwiGLU right after it (or, for a shared expert's
+// down product, both Adds after it), a decode step's query, key and value
+// products are one dispatch (matmul_qkv, the values' weights possibly of a
+// second type), the gate and up products of weights of one type and shape
+// are one dispatch with their SwiGLU, for dense layers and for the chosen
+// experts (matmul_id_gate_up), the experts' down products also take their
 // weighted sum and the residual add (matmul_id_weighted), and an
 // activation rounding also rounds the next product's input when that is
 // ready and rounds alike (the shared expert's). A decode product whose
@@ -36,14 +42,8 @@
 // itself, each workgroup taking 32 rows (matmul_round,
 // matmul_gate_up_round, moe_gate_up_round: ops_rounding_product.go); the
 // experts' down products then take the shared expert's and both adds
-// (moe_down_rounded); and a norm goes with a router's product, or with
-// MLA's q_a and kv_a products, each workgroup redoing it
-// (normed_product). A dense decode layer is 8 to 10 kernels, a qwen3moe
-// layer 11, a GLM-4.7-Flash expert layer 12 (18 before those). The
-// router's is the one of those fusions that costs time: on the H100 a
-// GLM-4.7-Flash step takes 11.02 ms queued with all of them, 10.97
-// without the q_a and kv_a norm's, 10.63 without that and the router's,
-// and 10.76 with none (one device call).
+// (moe_down_rounded). Every fused kernel gives the results of the
+// dispatches it replaces bit for bit, which the fusion tests check.
 //
 // The host side of a step (encoding a few hundred dispatches) overlaps the
 // device's work when the engine chains greedy steps: CopyBuffer feeds one
@@ -65,31 +65,21 @@ type Options struct {
 	// NoSubgroups builds the kernels without subgroup operations even where
 	// the adapter has them, as on adapters without (tests of that path).
 	NoSubgroups bool
-	// NoTiles keeps products of many tokens on the matvec, a dispatch per
-	// token, as before the tiled kernel (to compare the two).
-	NoTiles bool
-	// Exact sums every product in the CPU backend's order for its weight
-	// type and shape (blocks' integer sums in parallel, each row's fold of
-	// them serial as on the CPU, in eight threads where the order is eight
-	// lanes), so products equal the CPU's bit for bit, and its other ops
-	// round as the CPU's do, so a whole model's logits are the CPU's.
-	// Slower (H100 decode: llama3.2:1b 179 against 427 tok/s, llama3.1:8b
-	// 59 against 121);
-	// the only fusions are the Add or SwiGLU after a product (computed as
-	// the CPU's) and the products of one input in one dispatch, each
-	// summed as alone.
-	Exact bool
-	// SelfRounding lets products round (and, after a norm, normalise)
-	// their own input rows in each workgroup instead of reading a
-	// rounded copy another kernel wrote: MLA's per-head products, a
-	// norm with the products of its output, and the experts' down
-	// product with the shared expert's (MLA decode layers in 12
-	// kernels, against 12 dense and 15 with experts without it). Off by
-	// default: every workgroup redoes that work. Four matvec workgroups
-	// share one prepared row (matvec_shape_wide.wgsl), which took a
-	// GLM-4.7-Flash decode step on the H100 from 33.0 to 17.9 ms, but
-	// with steps queued it is still 11.8 ms against 10.0 without, and
-	// each kernel family alone is slower than the dispatches it replaces
-	// (normed_product 11.0, head_products 10.4, moe_down 10.6 ms).
-	SelfRounding bool
 }
+
+// fusion names a family of kernels that each do the work of several ops.
+// All are on in a backend Open returns; tests turn one off (Backend.off)
+// to compare its kernels with the dispatches they replace, bit for bit.
+type fusion uint8
+
+const (
+	// fuseRoundingProducts: decode products that round their output for
+	// the product after them (ops_rounding_product.go).
+	fuseRoundingProducts fusion = 1 << iota
+	// fuseAttentionHeads: a prefill's four query heads of one key head in
+	// one workgroup (attention_heads.wgsl).
+	fuseAttentionHeads
+)
+
+// fuses reports whether the compiler may use fusion f.
+func (b *Backend) fuses(f fusion) bool { return b.off&f == 0 }

@@ -19,27 +19,22 @@ func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Pro
 	return &q
 }
 
-// HeadProducts sets whether be compiles batched products into
-// head_products where it can (on) or always into a quantize_act and a
-// matmul dispatch.
-func HeadProducts(be gpu.Backend, on bool) { be.(*Backend).noHeadProducts = !on }
-
 // RoundingProducts sets whether be compiles decode products whose output
-// the next product reads rounded into matmul_round where it can (on) or
-// always into a matmul and a quantize_act dispatch.
-func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).noRoundingProducts = !on }
-
-// NormedPairs sets whether be, without Options.SelfRounding, compiles a
-// norm and two products of its output into normed_product.
-func NormedPairs(be gpu.Backend, on bool) { be.(*Backend).noNormedPairs = !on }
-
-// NormedRouter sets whether be, without Options.SelfRounding, compiles a
-// norm and the router's product of its output into normed_product.
-func NormedRouter(be gpu.Backend, on bool) { be.(*Backend).noNormedRouter = !on }
+// the next product reads rounded into matmul_round and its kin where it
+// can (on) or always into a product and a quantize_act dispatch.
+func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).set(fuseRoundingProducts, on) }
 
 // AttentionHeads sets whether be compiles a prefill's attention into
 // attention_heads where it can (on) or always into attention.
-func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).noAttentionHeads = !on }
+func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).set(fuseAttentionHeads, on) }
+
+func (b *Backend) set(f fusion, on bool) {
+	if on {
+		b.off &^= f
+	} else {
+		b.off |= f
+	}
+}
 
 // UploadFlush sets the weight bytes be lets wait for a submission,
 // PendingUpload says how many wait now, and UploadSubmits how many
@@ -47,13 +42,6 @@ func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).noAttentionHeads = 
 func UploadFlush(be gpu.Backend, n int) { be.(*Backend).uploadFlush = n }
 func PendingUpload(be gpu.Backend) int  { return be.(*Backend).pendingUpload }
 func UploadSubmits(be gpu.Backend) int  { return be.(*Backend).uploadSubmits }
-
-// SelfRoundingKernels sets which of Options.SelfRounding's kernel
-// families be compiles: normed_product, head_products, moe_down.
-func SelfRoundingKernels(be gpu.Backend, normed, head, moe bool) {
-	b := be.(*Backend)
-	b.noNormedProduct, b.noHeadProducts, b.noMoEDown = !normed, !head, !moe
-}
 
 // RoundMode is quantize_act's mode and block size for the inputs of
 // products with weights of type wt and rows of K.

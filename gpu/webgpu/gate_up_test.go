@@ -34,11 +34,10 @@ func TestGateUpFused(t *testing.T) {
 }
 
 // bothSubgroupModes runs f on a backend with subgroups (where the adapter
-// has them) and on one without; mode names which, for subtest names. Both
-// take the self-rounding fusions, which the fused-kernel tests check.
+// has them) and on one without; mode names which, for subtest names.
 func bothSubgroupModes(t *testing.T, f func(be gpu.Backend, mode string)) {
 	for _, noSub := range []bool{false, true} {
-		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub, SelfRounding: true})
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,35 +14,26 @@ import (
 
 // A decode layer of a deepseek2 model (latent attention, with and without
 // the query's low-rank path; dense and expert feed-forwards) takes at most
-// the kernels it was brought down to. A layer is counted from one layer's
+// the kernels its fusions leave. A layer is counted from one layer's
 // attention kernel to the next's, which spans a whole layer whatever
 // kernel it starts with; the tiny models' first layer is dense, the rest
-// experts. With Options.SelfRounding (off by default) the q_lora layers
-// are 12 kernels; without, 11 and 12: products round their outputs for
-// the next (matmul_round, matmul_gate_up_round, moe_gate_up_round), the
-// experts' down products read those (moe_down_rounded), and the norms
-// before the router and before q_a and kv_a go with those products
-// (normed_product).
+// experts. Products round their outputs for the next (matmul_round,
+// matmul_gate_up_round, moe_gate_up_round) and the experts' down products
+// read those (moe_down_rounded).
 func TestMLADecodeKernelsPerLayer(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		shape      string
 		arch       synth.Arch
-		self       bool // Options.SelfRounding
 		dense, moe int
 	}{
-		{"tiny-glm", "", true, 12, 12},          // q_lora
-		{"tiny-lite", "", true, 11, 15},         // no q_lora, two shared experts
-		{"tiny", synth.DeepSeek2, true, 12, 12}, // q_lora
-		{"tiny", synth.Youtu, true, 12, 0},      // q_lora, dense only
-		{"tiny-glm", "", false, 11, 12},
-		{"tiny-lite", "", false, 10, 12},
+		{"tiny-glm", "", 12, 14},          // q_lora
+		{"tiny-lite", "", 11, 14},         // no q_lora, two shared experts
+		{"tiny", synth.DeepSeek2, 12, 14}, // q_lora
+		{"tiny", synth.Youtu, 12, 0},      // q_lora, dense only
 	} {
-		t.Run(fmt.Sprintf("%s-%s/self=%v", c.shape, c.arch, c.self), func(t *testing.T) {
-			be, err := webgpu.Open(webgpu.Options{SelfRounding: c.self})
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fmt.Sprintf("%s-%s", c.shape, c.arch), func(t *testing.T) {
+			be := open(t)
 			defer be.Close()
 			names := decodeKernels(t, be, writeTiny(t, dir, c.shape, c.arch, "Q4_0", 1))
 			var at []int

@@ -71,9 +71,7 @@ func compare(t *testing.T, path string, prompt []int32, n int, b bounds) {
 // compareBoth is compare on backends opened with o.
 func compareBoth(t *testing.T, o webgpu.Options, path string, prompt []int32, n int, b bounds) {
 	t.Helper()
-	t.Run("parallel", func(t *testing.T) { compareWith(t, o, path, prompt, n, b) })
-	o.Exact = true
-	t.Run("exact", func(t *testing.T) { compareWith(t, o, path, prompt, n, identical) })
+	compareWith(t, o, path, prompt, n, b)
 }
 
 // compareWith is compare on a backend opened with o.

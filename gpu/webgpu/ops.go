@@ -82,9 +82,6 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		}
 		w, has = o.Weight, 1
 	}
-	if r := c.normedProduct(o); r != nil {
-		return c.lowerNormedProduct(o, r)
-	}
 	var p params
 	p.u(n, o.In.Shape[1], o.In.Shape[2])
 	p.f(o.Eps)
@@ -96,15 +93,15 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 	if mode, bs, ok := c.roundsNext(o.Out); ok && o.In.Root() != o.Out.Root() {
 		// The products reading Out get its rounded copy from this kernel.
 		rows := o.In.Rows()
-		q := c.roundedTensor(o.Out.Name, n, rows, mode, bs)
-		p.u(bs, mode, rows)
-		if err := c.dispatch(c.exactKernel("rmsnorm_round"), "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
+		q := roundedTensor(o.Out.Name, n, rows)
+		p.u(bs, mode)
+		if err := c.dispatch("rmsnorm_round", "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
 			return err
 		}
 		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, roundedLoc(n, 1)}
 		return nil
 	}
-	return c.dispatch(c.exactKernel("rmsnorm"), "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
+	return c.dispatch("rmsnorm", "", p, false, []*gpu.Tensor{o.In, w, o.Out}, o.In.Rows())
 }
 
 // roundsNext reports whether the next op reading t, past products that
@@ -201,9 +198,6 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if o.Out.Elements() != N*B*T || o.Out.Shape[0] != N {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, B, T)
 	}
-	if c.headProducts(o, li) {
-		return c.lowerHeadProducts(o, li, lo, dec)
-	}
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, B, T)
 	if err != nil {
 		return err
@@ -215,25 +209,6 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	}
 	if len(parts) > 1 && B > 1 {
 		return fmt.Errorf("W %s: batched weights larger than a binding are not supported", o.W.Name)
-	}
-	if c.be.exact {
-		if run := c.exactQKVRun(o, in, B, T, len(parts)); run != nil {
-			return c.lowerQKVExact(run, in, li, dec)
-		}
-		// An Add or SwiGLU after the product is its epilogue
-		// (exact_epilogue: the CPU's arithmetic either way).
-		kind, other, out := c.epilogue(o, in)
-		lx, err := locsOf(other, out)
-		if err != nil {
-			return err
-		}
-		if swapT {
-			for i := range lx {
-				lx[i].tokensThird()
-			}
-		}
-		epi := exactEpilogue{kind, other, out, lx[0], lx[1]}
-		return c.lowerMatMulExact(o, in, li, lo, dec, K, N, B, T, rb, parts, epi)
 	}
 	// Tiled, gate and up stay two products, the second with the SwiGLU
 	// as its epilogue.
@@ -360,7 +335,7 @@ func (c *compiler) lowerGateUp(gate, up *gpu.MatMul, sw *gpu.SwiGLU, in *gpu.Ten
 	ts := []*gpu.Tensor{gate.W, in, gate.Out, up.Out, sw.Out, up.W}
 	if r := c.roundingProduct(sw.Out, ls[2], N, 1, T, 1, 2); r != nil {
 		r.use(c)
-		r.words(c, &p)
+		r.words(&p)
 		return c.dispatch("matmul_gate_up_round", dec, p, false, append(ts, r.q), N/roundingRows*T)
 	}
 	return c.dispatch("matmul_gate_up", dec, p, false, ts, rowGroups(N)*T)
@@ -525,9 +500,6 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	if err := c.checkRope(o); err != nil {
 		return err
 	}
-	if c.be.exact {
-		return c.lowerRopeExact(o)
-	}
 	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
 	ls, err := locsOf(o.In, o.Out)
 	if err != nil {
@@ -663,9 +635,6 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 }
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
-	if c.be.exact {
-		return c.lowerAttentionExact(o)
-	}
 	if err := c.checkAttention(o); err != nil {
 		return err
 	}
@@ -693,7 +662,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if sc == nil {
 		p.loc(ls[1])
 		kernel, groups := "attention", H*T
-		if T > 1 && (H/o.HKV)%4 == 0 && !c.be.noAttentionHeads {
+		if T > 1 && (H/o.HKV)%4 == 0 && c.be.fuses(fuseAttentionHeads) {
 			// Four heads on one key head read its cache rows together.
 			kernel, groups = "attention_heads", H/4*T
 		}
@@ -742,7 +711,7 @@ func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int,
 		cv = o.CacheK
 	}
 	mode, q := c.attentionRounds(o)
-	p.u(mode, c.scales[q].start)
+	p.u(mode)
 	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out, q}, H*T*((o.DV+valueSlice-1)/valueSlice))
 }
 
@@ -787,7 +756,7 @@ const valueSlice = 32
 // for the product to find, or Out itself (bound, never written).
 func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor) {
 	out := o.Out
-	if c.be.selfRounding || out.Kind != gpu.Activation || !out.Contiguous() || o.DV%valueSlice != 0 {
+	if out.Kind != gpu.Activation || !out.Contiguous() || o.DV%valueSlice != 0 {
 		return 3, out
 	}
 	m := c.nextReader(o, out)
@@ -795,7 +764,7 @@ func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor) {
 		return 3, out
 	}
 	K, B := m.W.Shape[0], m.W.Shape[2]
-	mode, bs, err := roundMode(m.W.Type, K)
+	mode, _, err := roundMode(m.W.Type, K)
 	if err != nil || (mode != 0 && mode != 2) || K%valueSlice != 0 || m.In.Elements() != out.Elements() {
 		return 3, out
 	}
@@ -804,7 +773,7 @@ func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor) {
 		return 3, out
 	}
 	rows := out.Elements() / K
-	q := c.roundedTensor(out.Name, K, rows, mode, bs)
+	q := roundedTensor(out.Name, K, rows)
 	c.fresh[key] = roundedAct{q, roundedLoc(K, B)}
 	return mode, q
 }
@@ -896,20 +865,10 @@ func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
 	return mode, bs, nil
 }
 
-// roundedTensor is the rounded copy of rows rows of K activations: the
-// values packed {K, rows}, then for 8-bit modes two scales a block
-// (round_block.wgsl's write_scales) in rows of their own, which the exact
-// products read (c.scales).
-func (c *compiler) roundedTensor(name string, K, rows, mode, bs int) *gpu.Tensor {
-	extra := 0
-	if mode < 2 {
-		extra = (2*rows + bs - 1) / bs
-	}
-	q := &gpu.Tensor{Name: name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(K, rows+extra), Kind: gpu.Activation}
-	if mode < 2 {
-		c.scales[q] = actScales{start: K * rows, bs: bs}
-	}
-	return q
+// roundedTensor is the rounded copy of rows rows of K activations, packed
+// {K, rows}.
+func roundedTensor(name string, K, rows int) *gpu.Tensor {
+	return &gpu.Tensor{Name: name + ".rounded", Type: gguf.F32, Shape: gpu.Shape4(K, rows), Kind: gpu.Activation}
 }
 
 // roundedLoc is where a rounded copy of a product's input {K, B, T} has
@@ -933,7 +892,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 		return r.t, r.l, nil
 	}
 	rows := B * T
-	q := c.roundedTensor(in.Name, K, rows, mode, bs)
+	q := roundedTensor(in.Name, K, rows)
 	groups := (rows*K + 255) / 256
 	var p params
 	p.u(K, rows, bs, mode, B)
@@ -944,7 +903,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	pk, total := 0, groups
 	pair, pl, K2 := c.roundPartner(in, mode, bs)
 	if pair != nil {
-		ts[2], ts[3] = pair, c.roundedTensor(pair.Name, K2, 1, mode, bs)
+		ts[2], ts[3] = pair, roundedTensor(pair.Name, K2, 1)
 		pk, total = K2, groups+(K2+255)/256
 	}
 	p.u(pk, 1, 0, 0, 1)
@@ -970,7 +929,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 // a dispatch less a layer. It returns the input, its location and K2, or
 // nil.
 func (c *compiler) roundPartner(in *gpu.Tensor, mode, bs int) (*gpu.Tensor, loc, int) {
-	if c.g.Tokens != 1 || c.be.selfRounding || c.op == nil {
+	if c.g.Tokens != 1 || c.op == nil {
 		return nil, loc{}, 0
 	}
 	writes := func(op gpu.Op, t *gpu.Tensor) bool {

@@ -27,9 +27,6 @@ const stepBindings = 9
 // kernel keeps q and the new key in workgroup memory and never writes
 // them back.
 func (c *compiler) matchStepAttention(op gpu.Op) *stepAttention {
-	if c.be.exact {
-		return nil
-	}
 	if c.g.Tokens != 1 || c.be.limits.MaxStorageBuffersPerShaderStage < stepBindings {
 		return nil
 	}

@@ -29,7 +29,7 @@ const mlaStepBindings = 7
 // memory and never writes them back, so no op after the run may read
 // either.
 func (c *compiler) matchMLAStep(op gpu.Op) *mlaStep {
-	if c.be.exact || c.g.Tokens != 1 || c.be.limits.MaxStorageBuffersPerShaderStage < mlaStepBindings || len(c.rest) < 4 {
+	if c.g.Tokens != 1 || c.be.limits.MaxStorageBuffersPerShaderStage < mlaStepBindings || len(c.rest) < 4 {
 		return nil
 	}
 	var s mlaStep

@@ -14,26 +14,12 @@ type moeDown struct {
 	res      *gpu.Tensor
 }
 
-// matchMoEDown finds the run after the experts' down product o, or nil;
-// in is o's input and parts the bindings its weights need. moe_down
-// rounds both inputs' rows in workgroup memory, which holds rows up to
-// headProductsK.
-func (c *compiler) matchMoEDown(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
-	if !c.be.selfRounding || c.be.noMoEDown || o.W.Shape[0] > headProductsK {
-		return nil
-	}
-	if l, err := locOf(o.In); err != nil || l.stride[0] != 1 {
-		return nil
-	}
-	return c.moeDownRun(o, in, parts)
-}
-
 // matchMoEDownRounded finds the run after the experts' down product o
 // that moe_down_rounded takes, or nil: both down products' inputs rounded
 // already, in (o's, at li) and the shared experts', which it returns with
 // its location.
 func (c *compiler) matchMoEDownRounded(o *gpu.MatMulID, in *gpu.Tensor, parts int) (*moeDown, roundedAct) {
-	if c.be.selfRounding || c.be.noRoundingProducts || o.W.Type == tF32 || in == o.In {
+	if !c.be.fuses(fuseRoundingProducts) || o.W.Type == tF32 || in == o.In {
 		return nil, roundedAct{}
 	}
 	m := c.moeDownRun(o, in, parts)
@@ -52,7 +38,7 @@ func (c *compiler) matchMoEDownRounded(o *gpu.MatMulID, in *gpu.Tensor, parts in
 }
 
 // moeDownRun matches the run after the experts' down product o that
-// moe_down and moe_down_rounded take; in is o's (rounded) input.
+// moe_down_rounded takes; in is o's rounded input.
 func (c *compiler) moeDownRun(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDown {
 	if !c.moeFits(4) {
 		return nil
@@ -98,29 +84,6 @@ func (c *compiler) moeDownRun(o *gpu.MatMulID, in *gpu.Tensor, parts int) *moeDo
 	return &m
 }
 
-// lowerMoEDown adds the moe_down dispatch of a matched run after the down
-// product o; li is o's input's location, lid the ids'.
-func (c *compiler) lowerMoEDown(o *gpu.MatMulID, m *moeDown, li, lid loc, dec string) error {
-	K, N, T := o.W.Shape[0], o.W.Shape[1], o.IDs.Shape[1]
-	mode, bs, err := roundMode(o.W.Type, K)
-	if err != nil {
-		return err
-	}
-	lx, err := locOf(m.sDown.In)
-	if err != nil {
-		return err
-	}
-	// the shared input {K, 1} as the products index it: the token third
-	lx.tokensThird()
-	p, err := m.words(o, li, lid, lx)
-	if err != nil {
-		return err
-	}
-	p.u(bs, mode)
-	c.fused = 4
-	return c.dispatch("moe_down", dec, p, false, []*gpu.Tensor{o.W, o.In, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, m.sDown.In}, wideGroups(N)*T)
-}
-
 // lowerMoEDownRounded adds the moe_down_rounded dispatch of a matched run
 // after the down product o: in and li are o's rounded input and its
 // location, shared the shared experts', lid the ids' location.
@@ -134,7 +97,7 @@ func (c *compiler) lowerMoEDownRounded(o *gpu.MatMulID, m *moeDown, in *gpu.Tens
 	return c.dispatch("moe_down_rounded", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, shared.t}, rowGroups(N)*T)
 }
 
-// words are moe_down's and moe_down_rounded's words 0..51: matmul_id's
+// words are moe_down_rounded's words 0..51: matmul_id's
 // for the down product o (input at li, ids at lid), the routing weights,
 // the residual, the output and the shared experts' input at ls.
 func (m *moeDown) words(o *gpu.MatMulID, li, lid, ls loc) (params, error) {

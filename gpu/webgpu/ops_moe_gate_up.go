@@ -66,7 +66,7 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 		// experts' too, or a quantize_act does).
 		if r := c.roundingProduct(m.sw.Out, ls[0], N, S, T, 1, 5); r != nil {
 			r.use(c)
-			r.words(c, &p)
+			r.words(&p)
 			shared := c.roundingProduct(m.sSw.Out, ls[1], NS, 1, T, 1, 5)
 			if shared == nil {
 				// no rows: writes nothing; Y bound twice is one binding
@@ -74,7 +74,7 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 			} else {
 				shared.use(c)
 			}
-			shared.words(c, &p)
+			shared.words(&p)
 			return c.dispatch("moe_gate_up_round", dec, p, false, append(ts, r.q, shared.q), N/roundingRows*S*T+NS/roundingRows*T)
 		}
 	}

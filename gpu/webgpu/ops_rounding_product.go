@@ -41,7 +41,7 @@ type outputRounding struct {
 // c.rest. It returns what to round (whose use registers the copy), or
 // nil.
 func (c *compiler) roundingProduct(out *gpu.Tensor, lo loc, N, B, T, parts, skip int) *outputRounding {
-	if c.be.exact || c.be.selfRounding || c.be.noRoundingProducts || c.g.Tokens != 1 || T != 1 || parts != 1 || !c.bigGroups() {
+	if !c.be.fuses(fuseRoundingProducts) || c.g.Tokens != 1 || T != 1 || parts != 1 || !c.bigGroups() {
 		return nil
 	}
 	if out.Kind != gpu.Activation && out.Kind != gpu.View || !out.Contiguous() || N%roundingRows != 0 || lo.off%roundingRows != 0 {
@@ -101,13 +101,13 @@ func (c *compiler) nextProduct(skip int, t *gpu.Tensor) (w, in *gpu.Tensor, batc
 
 // use makes the rounded copy and registers it for the reader.
 func (r *outputRounding) use(c *compiler) {
-	r.q = c.roundedTensor(r.name, r.K, r.rows, r.mode, r.bs)
+	r.q = roundedTensor(r.name, r.K, r.rows)
 	c.fresh[r.key] = roundedAct{r.q, roundedLoc(r.K, r.rows)}
 }
 
-// words appends round_rows.wgsl's six words.
-func (r *outputRounding) words(c *compiler, p *params) {
-	p.u(r.mode, r.off, r.stride, r.K, r.rows, c.scales[r.q].start)
+// words appends round_rows.wgsl's six words (the last unused).
+func (r *outputRounding) words(p *params) {
+	p.u(r.mode, r.off, r.stride, r.K, r.rows, 0)
 }
 
 // lowerRoundingProduct adds the matmul_round dispatch of the decode
@@ -119,7 +119,7 @@ func (c *compiler) lowerRoundingProduct(o *gpu.MatMul, r *outputRounding, in *gp
 	p.u(K, N, B, 1, rb)
 	p.loc(li)
 	p.loc(lo)
-	r.words(c, &p)
+	r.words(&p)
 	p.u(pt.base)
 	return c.dispatchPart("matmul_round", dec, p, false, []*gpu.Tensor{o.W, in, o.Out, r.q}, pt, N/roundingRows*B)
 }

@@ -38,8 +38,7 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 	p.loc(ll)
 	p.loc(li)
 	p.loc(lw)
-	p.u(0) // route_exact's ZERO_WORD
-	return c.dispatch(c.exactKernel("route"), "", p, false, []*gpu.Tensor{o.Logits, bias, o.IDs, o.Weights}, T)
+	return c.dispatch("route", "", p, false, []*gpu.Tensor{o.Logits, bias, o.IDs, o.Weights}, T)
 }
 
 func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
@@ -162,17 +161,6 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	parts, err := c.rowParts(o.W, rb*N, E)
 	if err != nil {
 		return err
-	}
-	if c.be.exact {
-		in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
-		if err != nil {
-			return err
-		}
-		return c.lowerMatMulIDExact(o, in, li, lid, lo, dec, parts)
-	}
-	// moe_down rounds its inputs itself
-	if m := c.matchMoEDown(o, o.In, len(parts)); m != nil {
-		return c.lowerMoEDown(o, m, li, lid, dec)
 	}
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
 	if err != nil {

@@ -22,7 +22,7 @@ const (
 )
 
 // tiled reports whether a product of T tokens takes the tiled kernel.
-func (c *compiler) tiled(T int) bool { return T >= tiledFrom && !c.be.noTiles }
+func (c *compiler) tiled(T int) bool { return T >= tiledFrom }
 
 // tileGroups is the number of tiled workgroups covering n rows of T tokens
 // in each of B batches.

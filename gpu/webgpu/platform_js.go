@@ -44,7 +44,7 @@ func Open(o Options) (gpu.Backend, error) {
 	if err != nil || !ad.Truthy() {
 		return nil, fmt.Errorf("webgpu: the browser gives no WebGPU adapter: %v", err)
 	}
-	b := &Backend{inst: wrap[wgpu.Instance](nav), adapter: wrap[wgpu.Adapter](ad), info: adapterInfo(ad.Get("info")), pipelines: map[string]*pipeline{}, sources: map[string]*kernelSource{}, noTiles: o.NoTiles, exact: o.Exact, selfRounding: o.SelfRounding}
+	b := &Backend{inst: wrap[wgpu.Instance](nav), adapter: wrap[wgpu.Adapter](ad), info: adapterInfo(ad.Get("info")), pipelines: map[string]*pipeline{}, sources: map[string]*kernelSource{}}
 	b.limits = wantLimits(b.adapter.GetLimits())
 	var feats []any
 	has := ad.Get("features")

@@ -26,7 +26,7 @@ func Open(o Options) (gpu.Backend, error) {
 		inst.Release()
 		return nil, fmt.Errorf("webgpu: no adapter found (is a Vulkan driver installed? on Debian: apt-get install libvulkan1 mesa-vulkan-drivers): %v", err)
 	}
-	b := &Backend{inst: inst, adapter: ad, info: ad.GetInfo(), limits: ad.GetLimits(), pipelines: map[string]*pipeline{}, sources: map[string]*kernelSource{}, maxBinding: o.MaxBinding, noTiles: o.NoTiles, exact: o.Exact, selfRounding: o.SelfRounding}
+	b := &Backend{inst: inst, adapter: ad, info: ad.GetInfo(), limits: ad.GetLimits(), pipelines: map[string]*pipeline{}, sources: map[string]*kernelSource{}, maxBinding: o.MaxBinding}
 	var feats []wgpu.FeatureName
 	if ad.HasFeature(wgpu.FeatureNameShaderF16) {
 		b.f16 = true

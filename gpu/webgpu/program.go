@@ -22,9 +22,6 @@ type program struct {
 	owned   []*wgpu.Buffer
 	step    *wgpu.Buffer
 	maxPos  int
-	// ropeRows is how many positions the exact ropes' tables hold (0:
-	// no table).
-	ropeRows int
 	// checks validate ids the host wrote before each run.
 	checks []func() error
 	// results are the small host buffers the graph writes (the chosen
@@ -51,9 +48,6 @@ func (p *program) Run(params gpu.Params) error {
 	}
 	if params.Pos < 0 || params.Pos > p.maxPos {
 		return fmt.Errorf("webgpu: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
-	}
-	if p.ropeRows > 0 && params.Pos+p.tokens > p.ropeRows {
-		return fmt.Errorf("webgpu: %s: position %d with %d tokens is past the exact rope's table (positions 0..%d)", p.name, params.Pos, p.tokens, p.ropeRows-1)
 	}
 	for _, check := range p.checks {
 		if err := check(); err != nil {

@@ -18,8 +18,6 @@ import (
 // what they give with the roundings apart, bit for bit. Inputs rounded
 // otherwise (another weight type's mode) or written in between are not
 // paired.
-// (Options.SelfRounding, on in bothSubgroupModes, rounds such inputs in
-// the products instead: not paired.)
 func TestRoundPairs(t *testing.T) {
 	for _, noSub := range []bool{false, true} {
 		be, err := webgpu.Open(webgpu.Options{NoSubgroups: noSub})

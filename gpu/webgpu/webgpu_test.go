@@ -35,13 +35,10 @@ func TestOps(t *testing.T) {
 }
 
 // TestOpsNoSubgroups runs the kernels that reduce with subgroup operations
-// where the adapter has them on their workgroup-memory path: the matvec
-// at every token count. The tiled products take no subgroup operations
-// (TestOps covers them) and their many pipelines are slow to build in the
-// browser's SwiftShader.
+// where the adapter has them on their workgroup-memory path: the products.
 func TestOpsNoSubgroups(t *testing.T) {
 	newBackend := func() gpu.Backend {
-		be, err := webgpu.Open(webgpu.Options{NoSubgroups: true, NoTiles: true})
+		be, err := webgpu.Open(webgpu.Options{NoSubgroups: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,42 +47,16 @@ func TestOpsNoSubgroups(t *testing.T) {
 	gputest.RunOpSuiteSubset(t, newBackend, []string{"MatMul", "MatMulBatched", "MatMulStrided", "MatMulID"}, weightTypes)
 }
 
-// openB opens the backend of the benchmarks; EMBER_BENCH_SELF_ROUNDING=1
-// sets Options.SelfRounding, to time the fusions it allows (or a comma
-// list of the kernel families to allow: normed, head, moe),
-// EMBER_BENCH_EXACT=1 Options.Exact, to see where exact mode's time goes,
+// openB opens the backend of the benchmarks;
 // EMBER_BENCH_NO_ROUNDING_PRODUCTS=1 keeps products that round their
-// output for the next (matmul_round) apart, to time them against it, and
-// EMBER_BENCH_NO_NORMED_PAIRS=1 and EMBER_BENCH_NO_NORMED_ROUTER=1 keep
-// a norm and its two products, or a router's, apart (webgpu.NormedPairs,
-// webgpu.NormedRouter).
+// output for the next (matmul_round) apart, to time them against it.
 func openB(b *testing.B) gpu.Backend {
-	self := os.Getenv("EMBER_BENCH_SELF_ROUNDING")
-	be, err := webgpu.Open(webgpu.Options{
-		SelfRounding: self != "",
-		Exact:        os.Getenv("EMBER_BENCH_EXACT") == "1",
-	})
+	be, err := webgpu.Open(webgpu.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if os.Getenv("EMBER_BENCH_NO_ROUNDING_PRODUCTS") == "1" {
 		webgpu.RoundingProducts(be, false)
-	}
-	if os.Getenv("EMBER_BENCH_NO_NORMED_PAIRS") == "1" {
-		webgpu.NormedPairs(be, false)
-	}
-	if os.Getenv("EMBER_BENCH_NO_NORMED_ROUTER") == "1" {
-		webgpu.NormedRouter(be, false)
-	}
-	if self != "" && self != "1" {
-		on := map[string]bool{}
-		for _, f := range strings.Split(self, ",") {
-			if f != "normed" && f != "head" && f != "moe" {
-				b.Fatalf("EMBER_BENCH_SELF_ROUNDING=%s: %q is none of normed, head, moe", self, f)
-			}
-			on[f] = true
-		}
-		webgpu.SelfRoundingKernels(be, on["normed"], on["head"], on["moe"])
 	}
 	return be
 }

@@ -1,4 +1,0 @@
-// RMSNorm and its rounded copy as rmsnorm_round.wgsl with the CPU
-// backend's factor (exact mode).
-//!swap rms_scale rms_scale_exact
-//!use rmsnorm_round
