@@ -1,7 +1,9 @@
 // Package wgsl holds the WGSL kernel sources of the WebGPU backend, one job
-// per file, named like their Metal twins in msl/. Sources are assembled
-// from pieces: a kernel file may start with lines `//!use NAME` naming
-// helper files (without .wgsl) to prepend, such as the block decoders of
+// per file, named like their Metal twins in msl/. The files at the top are
+// the kernels, each named after the op (or the ops fused) it computes, as
+// the backend dispatches them; parts/ holds the pieces they are assembled
+// from. A file may start with lines `//!use NAME` naming
+// pieces (without .wgsl) to prepend, such as the block decoders of
 // the quantized weight types. Four lines name helpers that vary with the
 // build of a kernel: `//!decode` (decode_TYPE, the element decoder of a
 // weight type), `//!dot` (dot_TYPE, a weight type's part of a matvec),
@@ -24,8 +26,29 @@ import (
 	"strings"
 )
 
-//go:embed *.wgsl
+//go:embed *.wgsl parts/*.wgsl
 var files embed.FS
+
+// Kernels lists the kernels: the files at the top, without .wgsl.
+func Kernels() []string {
+	ents, _ := files.ReadDir(".")
+	var names []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".wgsl"); ok && !e.IsDir() {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// read returns the source file of a kernel or a piece: names are unique
+// across the top and parts/.
+func read(name string) ([]byte, error) {
+	if src, err := files.ReadFile(name + ".wgsl"); err == nil {
+		return src, nil
+	}
+	return files.ReadFile("parts/" + name + ".wgsl")
+}
 
 // Source returns the kernel file name (without .wgsl) with its helpers
 // prepended: decode is the weight type the kernel is built for ("" for
@@ -72,6 +95,12 @@ func Source(name, decode string, subgroups bool) (string, error) {
 // assemble joins the files roots with the helpers they use, each once; it
 // returns the `//!twin` and `//!other` lines' fields for Source to apply.
 func assemble(roots []string, decode string, subgroups bool) (string, [][]string, [][]string, error) {
+	src, twins, others, _, err := assembleFiles(roots, decode, subgroups)
+	return src, twins, others, err
+}
+
+// assembleFiles is assemble, also returning the names of the files used.
+func assembleFiles(roots []string, decode string, subgroups bool) (string, [][]string, [][]string, map[string]bool, error) {
 	seen := map[string]bool{}
 	var twins, others [][]string
 	swaps := map[string]string{}
@@ -85,7 +114,7 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 			return nil
 		}
 		seen[n] = true
-		src, err := files.ReadFile(n + ".wgsl")
+		src, err := read(n)
 		if err != nil {
 			return fmt.Errorf("wgsl: no kernel source %s.wgsl", n)
 		}
@@ -141,8 +170,8 @@ func assemble(roots []string, decode string, subgroups bool) (string, [][]string
 	}
 	for _, r := range roots {
 		if err := add(r); err != nil {
-			return "", nil, nil, err
+			return "", nil, nil, nil, err
 		}
 	}
-	return b.String(), twins, others, nil
+	return b.String(), twins, others, seen, nil
 }
