@@ -82,7 +82,7 @@ func New(r *gguf.Reader, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := be.(interface{ CopiesWeights() bool }); ok && c.CopiesWeights() {
+	if c, ok := be.(gpu.WeightCopier); ok && c.CopiesWeights() {
 		// The weights now live in the backend's memory: the file's pages
 		// need not stay resident as well.
 		r.DropPages()

@@ -182,16 +182,6 @@ type Program interface {
 	Kernels() int
 }
 
-// Copier is implemented by backends whose work runs apart from the host
-// (a GPU). CopyBuffer queues a copy of n bytes from src at srcOff to dst at
-// dstOff, after the work submitted before it and before the work submitted
-// after, and returns without waiting. The engine feeds a step's chosen
-// token to the next step this way, so the host prepares step n+1 while the
-// device runs step n instead of waiting for n's token.
-type Copier interface {
-	CopyBuffer(dst Buffer, dstOff int, src Buffer, srcOff, n int) error
-}
-
 // Backend is one way of running graphs: the CPU, WebGPU, Metal.
 type Backend interface {
 	Name() string

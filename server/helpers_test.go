@@ -103,9 +103,15 @@ func (ts *testServer) wsURL() string { return "ws" + strings.TrimPrefix(ts.url, 
 
 func startServer(t testing.TB, cfg Config, model string) *testServer {
 	t.Helper()
+	return startServerWith(t, cfg, model, engine.Options{Threads: 2})
+}
+
+// startServerWith is startServer loading the model with opts.
+func startServerWith(t testing.TB, cfg Config, model string, opts engine.Options) *testServer {
+	t.Helper()
 	s := New(cfg)
 	if model != "" {
-		s.LoadModel(model, engine.Options{Threads: 2})
+		s.LoadModel(model, opts)
 		select {
 		case <-s.local.ready:
 		case <-time.After(20 * time.Second):

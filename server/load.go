@@ -6,7 +6,6 @@ import (
 	"runtime"
 
 	"github.com/emberllm/ember/engine"
-	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
 )
 
@@ -20,22 +19,10 @@ type Progress struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// countingBackend reports the bytes of weights handed to the backend,
-// which is how far a load has come: uploading weights is nearly all of it.
-type countingBackend struct {
-	gpu.Backend
-	add func(n int)
-}
-
-func (b countingBackend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (gpu.Buffer, error) {
-	buf, err := b.Backend.Weight(name, typ, shape, data)
-	b.add(len(data))
-	return buf, err
-}
-
 // LoadModel starts loading the GGUF that ref names (through OpenFile) as
 // the server's model and returns at once; requests wait until it is
-// ready, and WebSocket clients see its progress. It may be called once.
+// ready, and WebSocket clients see its progress (opts.Progress, when set,
+// hears it too). It may be called once.
 func (s *Server) LoadModel(ref string, opts engine.Options) {
 	l := &local{name: ModelName(ref), ready: make(chan struct{}), maxQueue: int64(s.cfg.MaxQueue)}
 	s.mu.Lock()
@@ -91,21 +78,31 @@ func (s *Server) load(l *local, ref string, opts engine.Options, post func(Progr
 	}
 	l.total.Store(total)
 	post(l.progress())
-	be := opts.Backend
-	if be == nil {
-		be = cpu.NewWith(cpu.Options{Threads: opts.Threads, Mapped: opts.Mapped})
+	if opts.Backend == nil {
+		opts.Backend = cpu.NewWith(cpu.Options{Threads: opts.Threads, Mapped: opts.Mapped})
 	}
-	// Report at most about a hundred steps, however many tensors there are.
+	// The bytes of weights bound are how far a load has come: uploading
+	// them is nearly all of it. The engine reports them, and gets the
+	// backend itself: a wrapper would hide the backend's optional
+	// capabilities (gpu/capabilities.go), on a GPU chained greedy decode,
+	// sampling candidates chosen on the device and dropping the file's
+	// pages once the weights are uploaded. Report at most about a hundred
+	// steps, however many tensors there are.
 	step, next := max(total/100, 1), int64(0)
-	opts.Backend = countingBackend{be, func(n int) {
-		if v := l.loaded.Add(int64(n)); v >= next {
-			next = v + step
+	caller := opts.Progress
+	opts.Progress = func(done, of int64) {
+		l.loaded.Store(done)
+		if done >= next {
+			next = done + step
 			post(l.progress())
 		}
-	}}
+		if caller != nil {
+			caller(done, of)
+		}
+	}
 	e, err := engine.New(f, opts)
 	if err != nil {
-		be.Close()
+		opts.Backend.Close()
 		f.Close()
 		return fmt.Errorf("%s: %w", ref, err)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,7 +23,12 @@ func TestServeLoadProgress(t *testing.T) {
 	if m := readUntil(t, c, func(m Message) bool { return m.ID == "m" }); len(m) != 1 || len(m[0].Models) != 0 {
 		t.Fatalf("before the load: %+v", m)
 	}
-	s.LoadModel(plain, engine.Options{Threads: 2})
+	// The caller's own Progress hears the load as well.
+	var heard, heardTotal atomic.Int64
+	s.LoadModel(plain, engine.Options{Threads: 2, Progress: func(done, total int64) {
+		heard.Store(done)
+		heardTotal.Store(total)
+	}})
 	c.WriteJSON(Message{Type: TypeGenerate, ID: "early", Prompt: "Once", Raw: true, Options: &Options{MaxTokens: ptr(3), IgnoreEOS: ptr(true)}})
 	var last int64
 	var loading, ready int
@@ -48,6 +54,9 @@ func TestServeLoadProgress(t *testing.T) {
 	}
 	if end := msgs[len(msgs)-1]; loading < 1 || ready != 1 || end.Type != TypeDone || end.Stats.GeneratedTokens != 3 {
 		t.Fatalf("%d loading and %d ready events, then %+v", loading, ready, end)
+	}
+	if heard.Load() != last || heardTotal.Load() != last {
+		t.Fatalf("the caller's Progress heard %d of %d bytes, the clients %d", heard.Load(), heardTotal.Load(), last)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
+	"github.com/emberllm/ember/gpu"
 )
 
 func init() {
@@ -95,7 +96,7 @@ func runBench(args []string) error {
 		fmt.Fprintf(os.Stderr, "rep %d: prefill %.1f tok/s, decode %.1f tok/s\n", r+1, pre[r], dec[r])
 	}
 	copyGBs := 0.0
-	if bw, ok := e.Backend.(interface{ CopyBandwidth() (float64, error) }); ok {
+	if bw, ok := e.Backend.(gpu.BandwidthMeter); ok {
 		if copyGBs, err = bw.CopyBandwidth(); err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/emberllm/ember/engine"
@@ -76,10 +75,10 @@ func newBackend(name string, threads int, mapped bool, verbose bool) (gpu.Backen
 			}
 			return cpuBackend(), nil
 		}
-		if d, ok := be.(interface{ Describe(io.Writer) }); ok && (verbose || name == "webgpu") {
+		if d, ok := be.(gpu.Describer); ok && (verbose || name == "webgpu") {
 			d.Describe(os.Stderr)
 		}
-		if s, ok := be.(interface{ Software() bool }); ok && s.Software() && name != "webgpu" {
+		if s, ok := be.(gpu.SoftwareReporter); ok && s.Software() && name != "webgpu" {
 			be.Close()
 			if verbose {
 				fmt.Fprintln(os.Stderr, "backend auto: the WebGPU adapter is a software renderer; using the CPU")

@@ -13,7 +13,6 @@ package main
 
 import (
 	"encoding/binary"
-	"io"
 	"math"
 	"strings"
 	"syscall/js"
@@ -62,7 +61,7 @@ func webgpuCheck() (any, error) {
 	}
 	defer be.Close()
 	var desc strings.Builder
-	if d, ok := be.(interface{ Describe(io.Writer) }); ok {
+	if d, ok := be.(gpu.Describer); ok {
 		d.Describe(&desc)
 	}
 	const K, N, T = 96, 24, 2

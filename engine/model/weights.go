@@ -79,7 +79,7 @@ func (w *weights) load(name string, dims []int, required bool) (gpu.Buffer, bool
 		w.err = fmt.Errorf("tensor %s: %w", name, err)
 		return nil, false
 	}
-	if c, ok := w.b.(interface{ CopiesWeights() bool }); ok && c.CopiesWeights() {
+	if c, ok := w.b.(gpu.WeightCopier); ok && c.CopiesWeights() {
 		w.r.DropData(data)
 	}
 	w.bufs[name] = buf

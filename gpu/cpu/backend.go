@@ -15,7 +15,13 @@ type Backend struct {
 	pool    *pool
 }
 
-var _ gpu.Backend = (*Backend)(nil)
+var (
+	_ gpu.Backend = (*Backend)(nil)
+	// The one optional capability (gpu/capabilities.go) of a backend that
+	// shares the host's memory: it has no device to copy on, describe or
+	// measure.
+	_ gpu.WeightCopier = (*Backend)(nil)
+)
 
 // Options configure a backend.
 type Options struct {

@@ -10,8 +10,6 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
-var _ gpu.Copier = (*Backend)(nil)
-
 // bufferCopy is one queued CopyBuffer.
 type bufferCopy struct {
 	src, dst       *buffer

@@ -1,0 +1,56 @@
+package gpu
+
+import "io"
+
+// The optional capabilities of a backend: interfaces beyond Backend that a
+// backend implements where it has the capability, and that callers find
+// with a type assertion on the Backend they hold. A wrapper around a
+// Backend hides them all, so the engine and the server pass backends on
+// as they were given.
+
+// Copier is implemented by backends whose work runs apart from the host
+// (a GPU). CopyBuffer queues a copy of n bytes from src at srcOff to dst at
+// dstOff, after the work submitted before it and before the work submitted
+// after, and returns without waiting. The engine feeds a step's chosen
+// token to the next step this way, so the host prepares step n+1 while the
+// device runs step n instead of waiting for n's token (engine/chain.go);
+// it also takes a Copier as the sign that reading back every logit is a
+// transfer worth avoiding, and has the step choose sampling candidates on
+// the device instead (engine/candidates.go).
+type Copier interface {
+	CopyBuffer(dst Buffer, dstOff int, src Buffer, srcOff, n int) error
+}
+
+// WeightCopier is implemented by backends that can tell whether Weight
+// copies the data it is given (to the device, or into the backend's own
+// memory) rather than keeping it. When CopiesWeights is true, the model
+// file's pages of a tensor need not stay resident once the tensor is
+// bound: engine/model drops each tensor's pages after Weight, and the
+// engine the whole file's after loading.
+type WeightCopier interface {
+	CopiesWeights() bool
+}
+
+// Describer is implemented by backends that can say what they run on (the
+// adapter, its features and limits). The CLI writes it to stderr when it
+// opens the backend, and the browser build's WebGPU self-check
+// (ember.webgpu in cmd/wasm) returns it.
+type Describer interface {
+	Describe(w io.Writer)
+}
+
+// SoftwareReporter is implemented by backends that can run on an emulated
+// device. Software reports whether this one does (a WebGPU adapter that
+// renders on the CPU, such as lavapipe): the CLI's automatic choice then
+// takes the CPU backend, whose own kernels are faster.
+type SoftwareReporter interface {
+	Software() bool
+}
+
+// BandwidthMeter is implemented by backends that can measure their device
+// memory's bandwidth. CopyBandwidth returns it in GB/s (10^9 bytes a
+// second), timed over buffer-to-buffer copies; `ember bench` reports it as
+// the yardstick for how close decode comes to the hardware.
+type BandwidthMeter interface {
+	CopyBandwidth() (float64, error)
+}
