@@ -1,5 +1,5 @@
 // The index of the largest value of each row (ties: the lowest index). One
-// workgroup per row. Words: 0 row length, In at 1, Out at 6.
+// workgroup per row. Words: argmaxParams.
 //!use common
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> O: array<u32>;
@@ -15,9 +15,9 @@ fn take(v: ptr<function, f32>, vi: ptr<function, u32>, x: f32, i: u32) {
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let r = group_index(wid, nwg);
-    let n = pu(0u);
-    let b0 = at(1u, 0u, r, 0u, 0u);
-    let s0 = at(1u, 1u, r, 0u, 0u) - b0;
+    let n = pu(P_N);
+    let b0 = at(P_IN, 0u, r, 0u, 0u);
+    let s0 = at(P_IN, 1u, r, 0u, 0u) - b0;
     var v = -3.4e38;
     var vi = 0xffffffffu;
     // One workgroup reads a whole vocabulary: sixteen loads in flight per
@@ -77,5 +77,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }
         workgroupBarrier();
     }
-    if (li == 0u) { O[at(6u, r, 0u, 0u, 0u)] = bi[0]; }
+    if (li == 0u) { O[at(P_OUT, r, 0u, 0u, 0u)] = bi[0]; }
 }

@@ -2,9 +2,8 @@
 // workgroup per (h, t): a pass for the largest score, one for the softmax
 // sum, and one that forms the normalised weights (rounded to f16 against an
 // F16 cache, as llama.cpp does) a chunk at a time in workgroup memory and
-// accumulates the values. Words: 0 DK, 1 DV, 2 H, 3 T, 4 KV heads,
-// 5 scale, 6 K row stride, 7 V row stride, 8 V head stride, Q at 9,
-// Out at 14. The query, rounded like the cache, sits in workgroup memory.
+// accumulates the values. Words: attentionKernelParams. The query,
+// rounded like the cache, sits in workgroup memory.
 //!use common
 //!use expf
 //!use step
@@ -19,15 +18,15 @@ const WG = 64u;
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let H = pu(2u);
+    let H = pu(P_H);
     let h = g % H;
     let t = g / H;
-    let kvh = h / (H / pu(4u));
-    let DK = pu(0u);
-    let DV = pu(1u);
+    let kvh = h / (H / pu(P_HKV));
+    let DK = pu(P_DK);
+    let DV = pu(P_DV);
     let n = S.pos + t + 1u;
     for (var d = li; d < DK; d += 64u) {
-        var x = Q[at(9u, d, h, t, 0u)];
+        var x = Q[at(P_Q, d, h, t, 0u)];
         if (HALF_CACHE) { x = half(x); }
         q[d] = x;
     }
@@ -41,7 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let inv = 1.0 / reduce_sum(li, l);
     var acc: array<f32, 10>;
     for (var r = 0u; r < PER; r++) { acc[r] = 0.0; }
-    let vbase = kvh * pu(8u);
+    let vbase = kvh * pu(P_VALUE_HEAD);
     for (var c0 = 0u; c0 < n; c0 += CHUNK) {
         let cn = min(CHUNK, n - c0);
         for (var j = li; j < cn; j += 64u) {
@@ -54,7 +53,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let d = li + 64u * r;
             if (d < DV) {
                 var s = acc[r];
-                for (var j = 0u; j < cn; j++) { s += w[j] * vload((c0 + j) * pu(7u) + vbase + d); }
+                for (var j = 0u; j < cn; j++) { s += w[j] * vload((c0 + j) * pu(P_VALUE_STRIDE) + vbase + d); }
                 acc[r] = s;
             }
         }
@@ -62,6 +61,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     for (var r = 0u; r < PER; r++) {
         let d = li + 64u * r;
-        if (d < DV) { O[at(14u, d, h, t, 0u)] = acc[r]; }
+        if (d < DV) { O[at(P_OUT, d, h, t, 0u)] = acc[r]; }
     }
 }

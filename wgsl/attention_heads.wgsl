@@ -7,7 +7,7 @@
 // workgroup a head, 0.35 s four heads a workgroup.
 // Each head's sums are attention.wgsl's, lane g of a vec4 doing what its
 // head's workgroup does, in the same order, so the results are the same
-// bits. Words as attention.wgsl's; H / KV heads a multiple of 4.
+// bits. Words: attentionKernelParams; H / KV heads a multiple of 4.
 //!use common
 //!use expf
 //!use step
@@ -30,9 +30,9 @@ var<workgroup> red4: array<vec4<f32>, WG>;
 // score4 is the four heads' scores of cache row j (attend.wgsl's score).
 fn score4(j: u32, kbase: u32) -> vec4<f32> {
     var s = vec4<f32>(0.0);
-    let row = j * pu(6u) + kbase;
-    for (var d = 0u; d < pu(0u); d++) { s += q4[d] * kload(row + d); }
-    return s * pf(5u);
+    let row = j * pu(P_KEY_STRIDE) + kbase;
+    for (var d = 0u; d < pu(P_DK); d++) { s += q4[d] * kload(row + d); }
+    return s * pf(P_SCALE);
 }
 
 fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), expf(x.z), expf(x.w)); }
@@ -56,16 +56,16 @@ fn reduce4(li: u32, x: vec4<f32>, take_max: bool) -> vec4<f32> {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let H = pu(2u);
+    let H = pu(P_H);
     let HG = H / 4u;
     let h0 = (g % HG) * 4u;
     let t = g / HG;
-    let kvh = h0 / (H / pu(4u));
-    let DK = pu(0u);
-    let DV = pu(1u);
+    let kvh = h0 / (H / pu(P_HKV));
+    let DK = pu(P_DK);
+    let DV = pu(P_DV);
     let n = S.pos + t + 1u;
     for (var d = li; d < DK; d += WG) {
-        var x = vec4<f32>(Q[at(9u, d, h0, t, 0u)], Q[at(9u, d, h0 + 1u, t, 0u)], Q[at(9u, d, h0 + 2u, t, 0u)], Q[at(9u, d, h0 + 3u, t, 0u)]);
+        var x = vec4<f32>(Q[at(P_Q, d, h0, t, 0u)], Q[at(P_Q, d, h0 + 1u, t, 0u)], Q[at(P_Q, d, h0 + 2u, t, 0u)], Q[at(P_Q, d, h0 + 3u, t, 0u)]);
         if (HALF_CACHE) { x = vec4<f32>(half(x.x), half(x.y), half(x.z), half(x.w)); }
         q4[d] = x;
     }
@@ -78,7 +78,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var j = li; j < n; j += WG) { l += expf4(score4(j, kbase) - m); }
     let inv = 1.0 / reduce4(li, l, false);
     var acc: array<vec4<f32>, PER>;
-    let vbase = kvh * pu(8u);
+    let vbase = kvh * pu(P_VALUE_HEAD);
     for (var c0 = 0u; c0 < n; c0 += CHUNK4) {
         let cn = min(CHUNK4, n - c0);
         for (var j = li; j < cn; j += WG) {
@@ -91,7 +91,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let d = li + WG * r;
             if (d < DV) {
                 var s = acc[r];
-                for (var j = 0u; j < cn; j++) { s += w4[j] * vload((c0 + j) * pu(7u) + vbase + d); }
+                for (var j = 0u; j < cn; j++) { s += w4[j] * vload((c0 + j) * pu(P_VALUE_STRIDE) + vbase + d); }
                 acc[r] = s;
             }
         }
@@ -101,10 +101,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let d = li + WG * r;
         if (d < DV) {
             let a = acc[r];
-            O[at(14u, d, h0, t, 0u)] = a.x;
-            O[at(14u, d, h0 + 1u, t, 0u)] = a.y;
-            O[at(14u, d, h0 + 2u, t, 0u)] = a.z;
-            O[at(14u, d, h0 + 3u, t, 0u)] = a.w;
+            O[at(P_OUT, d, h0, t, 0u)] = a.x;
+            O[at(P_OUT, d, h0 + 1u, t, 0u)] = a.y;
+            O[at(P_OUT, d, h0 + 2u, t, 0u)] = a.z;
+            O[at(P_OUT, d, h0 + 3u, t, 0u)] = a.w;
         }
     }
 }

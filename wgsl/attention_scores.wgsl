@@ -3,8 +3,8 @@
 // cache rows c·SCH .. c·SCH+SCH-1 (those up to pos+t), SLANES threads to a
 // row, and writes them to SC, whose rows of S·SCH scores attention_values
 // turns into weights. Splitting the rows rather than giving a head one
-// workgroup keeps the GPU busy at long contexts. Words 0..8 and Q at 9 as
-// in attention.wgsl, 14 S (chunks per score row).
+// workgroup keeps the GPU busy at long contexts. Words:
+// attentionScoresParams.
 //!use common
 //!use step
 //!decode
@@ -19,18 +19,18 @@ const WG = 64u;
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let H = pu(2u);
-    let NS = pu(14u);
+    let H = pu(P_H);
+    let NS = pu(P_CHUNKS);
     let c = g % NS;
     let ht = g / NS;
     let h = ht % H;
     let t = ht / H;
     let n = S.pos + t + 1u;
-    if (t >= pu(3u) || c * SCH >= n) { return; }
-    let kvh = h / (H / pu(4u));
-    let DK = pu(0u);
+    if (t >= pu(P_T) || c * SCH >= n) { return; }
+    let kvh = h / (H / pu(P_HKV));
+    let DK = pu(P_DK);
     for (var d = li; d < DK; d += WG) {
-        var x = Q[at(9u, d, h, t, 0u)];
+        var x = Q[at(P_Q, d, h, t, 0u)];
         if (HALF_CACHE) { x = half(x); }
         q[d] = x;
     }
@@ -39,7 +39,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
         let j = c * SCH + r;
         var s = 0.0;
-        if (j < n) { s = kpart(j * pu(6u) + kvh * DK, lane); }
+        if (j < n) { s = kpart(j * pu(P_KEY_STRIDE) + kvh * DK, lane); }
         part[r * SLANES + lane] = s;
     }
     workgroupBarrier();
@@ -47,6 +47,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (li < SCH && j < n) {
         var s = 0.0;
         for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
-        SC[ht * NS * SCH + j] = s * pf(5u);
+        SC[ht * NS * SCH + j] = s * pf(P_SCALE);
     }
 }

@@ -8,10 +8,7 @@
 // wait for another's: they cost far less than a dispatch. The new row is
 // read from workgroup memory, never from the cache another workgroup is
 // writing, so results match the separate rmsnorm, rope, kv_store and
-// attention kernels. Words 0..8 and Q at 9 as in attention.wgsl, 14 S
-// (chunks per score row), rope constants at 19 (rope_angle), 28 has
-// norms, 29 and 30 eps of q and k, new K at 31, new V at 36, q norm at
-// 41, k norm at 46.
+// attention kernels. Words: attentionStepParams.
 //!use common
 //!use expf
 //!use step
@@ -34,50 +31,50 @@ const WG = 64u;
 fn rms_q(li: u32, DK: u32) -> f32 {
     var s = 0.0;
     for (var d = li; d < DK; d += 64u) { s += q[d] * q[d]; }
-    return 1.0 / sqrt(reduce_sum(li, s) / f32(DK) + pf(29u));
+    return 1.0 / sqrt(reduce_sum(li, s) / f32(DK) + pf(P_EPS_Q));
 }
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let NS = pu(14u);
+    let NS = pu(P_CHUNKS);
     let c = g % NS;
     let h = g / NS;
-    let H = pu(2u);
+    let H = pu(P_H);
     let pos = S.pos;
     if (h >= H || c * SCH > pos) { return; }
-    let group = H / pu(4u);
+    let group = H / pu(P_HKV);
     let kvh = h / group;
-    let DK = pu(0u);
-    let DV = pu(1u);
+    let DK = pu(P_DK);
+    let DV = pu(P_DV);
     for (var d = li; d < DK; d += 64u) {
-        q[d] = Q[at(9u, d, h, 0u, 0u)];
-        kn[d] = KN[at(31u, d, kvh, 0u, 0u)];
+        q[d] = Q[at(P_Q, d, h, 0u, 0u)];
+        kn[d] = KN[at(P_K, d, kvh, 0u, 0u)];
     }
     workgroupBarrier();
-    if (pu(28u) != 0u) {
+    if (pu(P_NORMS) != 0u) {
         let sq = rms_q(li, DK);
-        let sk = rms_kn(li, DK, pf(30u));
+        let sk = rms_kn(li, DK, pf(P_EPS_K));
         for (var d = li; d < DK; d += 64u) {
-            q[d] = q[d] * sq * NQ[at(41u, d, 0u, 0u, 0u)];
-            kn[d] = kn[d] * sk * NK[at(46u, d, 0u, 0u, 0u)];
+            q[d] = q[d] * sq * NQ[at(P_NORM_Q, d, 0u, 0u, 0u)];
+            kn[d] = kn[d] * sk * NK[at(P_NORM_K, d, 0u, 0u, 0u)];
         }
         workgroupBarrier();
     }
     rope_step(li, 0u, pos);
     let kbase = kvh * DK;
     if (h % group == 0u && c == 0u) {
-        let krow = pos * pu(6u) + kbase;
-        let vrow = pos * pu(7u) + kvh * pu(8u);
-        let vn = at(36u, kvh * DV, 0u, 0u, 0u);
+        let krow = pos * pu(P_KEY_STRIDE) + kbase;
+        let vrow = pos * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
+        let vn = at(P_V, kvh * DV, 0u, 0u, 0u);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
             for (var d = 2u * li; d < DV; d += 128u) {
-                V[(vrow + d) / 2u] = pack_half2(vec2<f32>(VN[vn + d * pu(37u)], VN[vn + (d + 1u) * pu(37u)]));
+                V[(vrow + d) / 2u] = pack_half2(vec2<f32>(VN[vn + d * pu(P_V + 1u)], VN[vn + (d + 1u) * pu(P_V + 1u)]));
             }
         } else {
             for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }
-            for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(37u)]); }
+            for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(P_V + 1u)]); }
         }
     }
     step_scores(li, c, h, kbase, pos);

@@ -9,8 +9,7 @@
 // split across threads. A slice is one 32-value block of the rounding
 // the next product wants, so the workgroup can also write Out rounded as
 // quantize_act would (mode 0, Q8_0 blocks; mode 2, f16) to Y, saving that
-// dispatch. Words 0..8 as in attention.wgsl, Out at 14, 19 S (chunks per
-// score row), 20 the rounding mode (3: none).
+// dispatch. Words: attentionValuesParams.
 //!use common
 //!use expf
 //!use step
@@ -33,23 +32,23 @@ var<workgroup> slice_scales: vec3<f32>;
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let H = pu(2u);
-    let DV = pu(1u);
+    let H = pu(P_H);
+    let DV = pu(P_DV);
     let slices = (DV + SLICE - 1u) / SLICE;
     let sl = g % slices;
     let ht = g / slices;
     let h = ht % H;
     let t = ht / H;
-    if (t >= pu(3u)) { return; }
+    if (t >= pu(P_T)) { return; }
     let n = S.pos + t + 1u;
-    let row = ht * pu(19u) * SCH;
+    let row = ht * pu(P_CHUNKS) * SCH;
     var m = -3.4e38;
     for (var j = li; j < n; j += WG) { m = max(m, SC[row + j]); }
     m = reduce_max(li, m);
     var l = 0.0;
     for (var j = li; j < n; j += WG) { l += expf(SC[row + j] - m); }
     let inv = 1.0 / reduce_sum(li, l);
-    let vbase = (h / (H / pu(4u))) * pu(8u);
+    let vbase = (h / (H / pu(P_HKV))) * pu(P_VALUE_HEAD);
     let col = li % COLS;
     let pl = li / COLS;
     let d = sl * SLICE + 2u * col;
@@ -64,7 +63,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         workgroupBarrier();
         if (d < DV) {
             // d + 1 may be past DV: that sum is dropped.
-            for (var j = pl; j < cn; j += WG / COLS) { a += w[j] * vload2((c0 + j) * pu(7u) + vbase + d); }
+            for (var j = pl; j < cn; j += WG / COLS) { a += w[j] * vload2((c0 + j) * pu(P_VALUE_STRIDE) + vbase + d); }
         }
         workgroupBarrier();
     }
@@ -73,10 +72,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var s = vec2<f32>(0.0, 0.0);
     if (pl == 0u && d < DV) {
         for (var p = 0u; p < WG / COLS; p++) { s += vpart[p * COLS + col]; }
-        O[at(14u, d, h, t, 0u)] = s.x;
-        if (d + 1u < DV) { O[at(14u, d + 1u, h, t, 0u)] = s.y; }
+        O[at(P_OUT, d, h, t, 0u)] = s.x;
+        if (d + 1u < DV) { O[at(P_OUT, d + 1u, h, t, 0u)] = s.y; }
     }
-    let mode = pu(20u);
+    let mode = pu(P_ROUND);
     if (mode == 3u) { return; }
     // Rounded: the compiler asks only for whole slices of a packed Out.
     let u = d + DV * ht;

@@ -6,7 +6,7 @@ import (
 )
 
 func TestBindings(t *testing.T) {
-	src, err := Source("matmul", "q8_0", false)
+	src, err := Source("matmul", "q8_0", false, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 // Writes a step's keys and values into cache rows pos+t, both in one
 // dispatch (threads past the keys' take the values). F16 caches take two
-// values per thread (one 32-bit word). Words: 0 tokens, 1 has values;
-// keys: 2 row width, 3 cache row stride (elements), 4 F16 (rounded as
-// the CPU rounds, pack_half2, on every GPU), source at 5;
-// values: the same from word 10.
+// values per thread (one 32-bit word), rounded as the CPU rounds
+// (pack_half2) on every GPU. Words: kvStoreParams.
 //!use common
 //!use step
 @group(0) @binding(2) var<storage, read_write> XK: array<f32>;
@@ -11,29 +9,31 @@
 @group(0) @binding(4) var<storage, read_write> XV: array<f32>;
 @group(0) @binding(5) var<storage, read_write> CV: array<u32>;
 
-// The threads per token of the pair at word p: one per value, or per pair
-// of values into an F16 cache.
-fn per_token(p: u32) -> u32 { return select(pu(p), pu(p) / 2u, pu(p + 2u) != 0u); }
+// The threads per token of the keys or the values: one per value, or per
+// pair of values into an F16 cache.
+fn per_token(keys: bool) -> u32 {
+    let width = pu(select(P_V_WIDTH, P_K_WIDTH, keys));
+    return select(width, width / 2u, pu(select(P_V_HALF, P_K_HALF, keys)) != 0u);
+}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     var i = group_index(wid, nwg) * 64u + li;
-    let T = pu(0u);
-    let nk = per_token(2u) * T;
-    var p = 2u;
-    if (i >= nk) {
+    let T = pu(P_TOKENS);
+    let nk = per_token(true) * T;
+    let keys = i < nk;
+    if (!keys) {
         i -= nk;
-        p = 10u;
-        if (pu(1u) == 0u || i >= per_token(p) * T) { return; }
+        if (pu(P_HAS_V) == 0u || i >= per_token(false) * T) { return; }
     }
-    let per = per_token(p);
+    let per = per_token(keys);
     let t = i / per;
-    let row = (S.pos + t) * pu(p + 1u);
-    let keys = p == 2u;
-    if (pu(p + 2u) != 0u) {
+    let row = (S.pos + t) * pu(select(P_V_ROW, P_K_ROW, keys));
+    let src = select(P_V_SRC, P_K_SRC, keys);
+    if (pu(select(P_V_HALF, P_K_HALF, keys)) != 0u) {
         let d = 2u * (i % per);
-        let a = at(p + 3u, d, t, 0u, 0u);
-        let b = at(p + 3u, d + 1u, t, 0u, 0u);
+        let a = at(src, d, t, 0u, 0u);
+        let b = at(src, d + 1u, t, 0u, 0u);
         if (keys) {
             CK[(row + d) / 2u] = pack_half2(vec2<f32>(XK[a], XK[b]));
         } else {
@@ -41,7 +41,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }
     } else {
         let d = i % per;
-        let a = at(p + 3u, d, t, 0u, 0u);
+        let a = at(src, d, t, 0u, 0u);
         if (keys) { CK[row + d] = bitcast<u32>(XK[a]); } else { CV[row + d] = bitcast<u32>(XV[a]); }
     }
 }

@@ -1,6 +1,8 @@
 package wgsl
 
 import (
+	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -46,5 +48,28 @@ func TestLayout(t *testing.T) {
 		if n := strings.TrimSuffix(e.Name(), ".wgsl"); !used[n] {
 			t.Errorf("parts/%s is used by no kernel", e.Name())
 		}
+	}
+}
+
+// Kernels read their parameter words by name (P_...), never by number.
+func TestNoWordNumbers(t *testing.T) {
+	number := regexp.MustCompile(`\b(pu|pf|pu_bound|at)\(\s*[0-9]`)
+	err := fs.WalkDir(files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := files.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if number.MatchString(line) {
+				t.Errorf("%s:%d reads a parameter word by number: %s", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

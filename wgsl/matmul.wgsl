@@ -4,9 +4,7 @@
 // silu(P)·E (3) or G + (P + E) (4) from the product P and tensors E and G
 // of Out's shape: the residual add, the gated unit, or a shared expert's
 // two adds (the chosen experts' sum, then the residual) that would
-// otherwise be dispatches of their own. Words: 0 K, 1 N, 2 B, 3 T, 4 row
-// bytes, In at 5, Out at 10, 15 epilogue, E at 16, F at 21, 26 the byte
-// where W's row 0 starts, G at 27.
+// otherwise be dispatches of their own. Words: matmulParams.
 //!use common
 //!dot
 //!use matvec
@@ -22,21 +20,21 @@
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
-    let N = pu(1u);
-    let B = pu(2u);
+    let N = pu(P_N);
+    let B = pu(P_B);
     let groups = (N + ROWS - 1u) / ROWS;
     let n0 = (g % groups) * ROWS;
     let b = (g / groups) % B;
     let t = g / (groups * B);
-    let live = t < pu(3u);
-    if (live) { accumulate(at(5u, 0u, b, t, 0u), b * N + n0, N - n0, l.li, pu(26u)); }
+    let live = t < pu(P_T);
+    if (live) { accumulate(at(P_IN, 0u, b, t, 0u), b * N + n0, N - n0, l.li, pu(P_BASE)); }
     let s = reduce_rows(l);
     if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
     let n = n0 + l.li;
-    O[at(10u, n, b, t, 0u)] = s;
-    let kind = pu(15u);
+    O[at(P_OUT, n, b, t, 0u)] = s;
+    let kind = pu(P_EPILOGUE);
     if (kind == 0u) { return; }
-    var f = epilogue_value(kind, s, E[at(16u, n, b, t, 0u)]);
-    if (kind == 4u) { f = G[at(27u, n, b, t, 0u)] + f; }
-    F[at(21u, n, b, t, 0u)] = f;
+    var f = epilogue_value(kind, s, E[at(P_E, n, b, t, 0u)]);
+    if (kind == 4u) { f = G[at(P_G, n, b, t, 0u)] + f; }
+    F[at(P_F, n, b, t, 0u)] = f;
 }

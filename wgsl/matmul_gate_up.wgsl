@@ -6,9 +6,8 @@
 // results are those of two matmul dispatches bit for bit. V is read by the
 // twins of the dot helpers (//!twin: a function cannot take a binding).
 // matmul_gate_up_round builds it again on 32-row workgroups that also
-// round silu(G)·U for the down product (round_rows at word 28). Words: 0
-// K, 1 N, 3 T, 4 row bytes, In at 5, G at 10, U at 16, F at 21, 26 and 27
-// the bytes where W's and V's row 0 start.
+// round silu(G)·U for the down product (round_rows, with the words
+// Round). Words: gateUpParams (Out is G).
 //!use common
 //!dot
 //!use matvec
@@ -26,30 +25,30 @@
 @compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
-    let N = pu(1u);
+    let N = pu(P_N);
     let groups = wg_count(N);
     // this thread's matvec group's rows, and its place in the group
     let n0 = (g % groups) * WG_ROWS + group_row(l.li);
     let li = group_lane(l.li);
     let t = g / groups;
-    let live = t < pu(3u) && n0 < N;
-    let xo = at(5u, 0u, 0u, t, 0u);
-    if (live) { accumulate(xo, n0, N - n0, li, pu(26u)); }
+    let live = t < pu(P_T) && n0 < N;
+    let xo = at(P_IN, 0u, 0u, t, 0u);
+    if (live) { accumulate(xo, n0, N - n0, li, pu(P_BASE)); }
     let gs = reduce_rows(l);
     // The second reduction reuses the workgroup memory the first one's
     // totals are still being read from.
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (live) { accumulate_V(xo, n0, N - n0, li, pu(27u)); }
+    if (live) { accumulate_V(xo, n0, N - n0, li, pu(P_BASE_V)); }
     let us = reduce_rows(l);
     let own = live && li < ROWS && n0 + li < N;
     let n = n0 + li;
     let f = swiglu(gs, us);
-    let r = at(21u, n, 0u, t, 0u);
+    let r = at(P_F, n, 0u, t, 0u);
     if (own) {
-        O[at(10u, n, 0u, t, 0u)] = gs;
-        E[at(16u, n, 0u, t, 0u)] = us;
+        O[at(P_OUT, n, 0u, t, 0u)] = gs;
+        E[at(P_U, n, 0u, t, 0u)] = us;
         F[r] = f;
     }
-    round_rows(l.li, own, f, r, 28u);
+    round_rows(l.li, own, f, r, RoundRows(pu(P_ROUND_MODE), pu(P_ROUND_OFF), pu(P_ROUND_STRIDE), pu(P_ROUND_K), pu(P_ROUND_ROWS)));
 }

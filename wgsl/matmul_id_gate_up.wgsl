@@ -4,10 +4,8 @@
 // of both for one (s, t), G = W[e] · In and U = V[e] · In, and writes them
 // and silu(G)·U. The sums are matmul_id's, in the same order, so the
 // results are those of two matmul_id dispatches and a swiglu bit for bit;
-// two dispatches fewer a mixture-of-experts layer. Words as matmul_id's
-// (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per token, In at
-// 7, IDs at 12, G at 17; both weights whole: experts 0 .. word 23, from
-// byte 24 of W), U at 26, F at 31, 36 the byte where V's expert 0 starts.
+// two dispatches fewer a mixture-of-experts layer. Words:
+// expertGateUpParams (Out is G); both weights are bound whole.
 //!use common
 //!dot
 //!use matvec
@@ -25,21 +23,21 @@
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
-    let N = pu(1u);
+    let N = pu(P_N);
     let x = expert_rows(group_index(wid, nwg));
     // An id out of range gives zeros, as in matmul_id.
-    let known = x.e < pu(23u);
-    if (known) { accumulate(x.xo, x.e * N + x.n0, N - x.n0, l.li, pu(24u)); }
+    let known = x.e < pu(P_EXPERTS);
+    if (known) { accumulate(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
     let gs = reduce_rows(l);
     // The second reduction reuses the workgroup memory the first one's
     // totals are still being read from.
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (known) { accumulate_V(x.xo, x.e * N + x.n0, N - x.n0, l.li, pu(36u)); }
+    if (known) { accumulate_V(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
     let us = reduce_rows(l);
     if (!x.live || l.li >= ROWS || x.n0 + l.li >= N) { return; }
     let n = x.n0 + l.li;
-    O[at(17u, n, x.s, x.t, 0u)] = gs;
-    U[at(26u, n, x.s, x.t, 0u)] = us;
-    F[at(31u, n, x.s, x.t, 0u)] = swiglu(gs, us);
+    O[at(P_OUT, n, x.s, x.t, 0u)] = gs;
+    U[at(P_U, n, x.s, x.t, 0u)] = us;
+    F[at(P_F, n, x.s, x.t, 0u)] = swiglu(gs, us);
 }

@@ -3,12 +3,9 @@
 // of every slot s of token t, slot after slot, writes each product as
 // matmul_id does, and Out[n, t] = Σ_s Weights[s, t] · D[n, s, t] in
 // weighted_sum's order, so the results are those of the two dispatches bit
-// for bit; when word 36 is set it also writes F = Out + E, the residual add
-// after it. One dispatch fewer a mixture-of-experts layer. Words as
-// matmul_id's (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per
-// token, In at 7, IDs at 12, D at 17; the weights whole: experts 0 .. word
-// 23, from byte 24 of W), Weights at 26, Out at 31, 36 the add, E at 37,
-// F at 42.
+// for bit; with Add it also writes F = Sum + E, the residual add after
+// it. One dispatch fewer a mixture-of-experts layer. Words:
+// expertSumParams (Out is the products D); the weights are bound whole.
 //!use common
 //!dot
 //!use matvec
@@ -27,15 +24,15 @@
 fn slot_input(x: ExpertRows, li: u32) -> u32 { return x.xo; }
 
 // Each slot's product is written as matmul_id writes it.
-fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) { O[at(17u, n, s, x.t, 0u)] = sum; }
+fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) { O[at(P_OUT, n, s, x.t, 0u)] = sum; }
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let r = weighted_slots(group_index(wid, nwg), l);
     let x = r.x;
     let li = group_lane(l.li);
-    if (!x.live || li >= ROWS || x.n0 + li >= pu(1u)) { return; }
+    if (!x.live || li >= ROWS || x.n0 + li >= pu(P_N)) { return; }
     let n = x.n0 + li;
-    Y[at(31u, n, x.t, 0u, 0u)] = r.y;
-    if (pu(36u) != 0u) { F[at(42u, n, x.t, 0u, 0u)] = r.y + E[at(37u, n, x.t, 0u, 0u)]; }
+    Y[at(P_SUM, n, x.t, 0u, 0u)] = r.y;
+    if (pu(P_ADD) != 0u) { F[at(P_F, n, x.t, 0u, 0u)] = r.y + E[at(P_E, n, x.t, 0u, 0u)]; }
 }

@@ -6,16 +6,14 @@
 // the input alike. A workgroup computes ROWS rows of one of them for one
 // token, so the sums are matmul.wgsl's, in the same order, and the results
 // those of a dispatch each bit for bit: two dispatches fewer a layer.
-// Words: 0 K, 1 NQ, 2 NK, 3 T, 4 row bytes of W and V, In at 5, Q at 10,
-// K at 15, V at 20, 25 how many weights (2: no values, U unread), 26 row
-// bytes of U.
+// Words: qkvParams.
 //!use common
 //!dot
 //!use matvec
 //!reduce
 //!twin W V
 //!other U dot matvec
-const ROW_BYTES_WORD_U = 26u;
+const ROW_BYTES_WORD_U = P_ROW_BYTES_U;
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> OQ: array<f32>;
@@ -27,15 +25,15 @@ const ROW_BYTES_WORD_U = 26u;
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
-    let NQ = pu(1u);
-    let NK = pu(2u);
+    let NQ = pu(P_NQ);
+    let NK = pu(P_NK);
     let gq = (NQ + ROWS - 1u) / ROWS;
     let gk = (NK + ROWS - 1u) / ROWS;
-    let per = gq + gk * (pu(25u) - 1u);
+    let per = gq + gk * (pu(P_COUNT) - 1u);
     let r = g % per;
     let t = g / per;
-    let live = t < pu(3u);
-    let xo = at(5u, 0u, 0u, t, 0u);
+    let live = t < pu(P_T);
+    let xo = at(P_IN, 0u, 0u, t, 0u);
     // which: 0 queries, 1 keys, 2 values; the same for the whole workgroup.
     var which = 0u;
     var n0 = r * ROWS;
@@ -58,10 +56,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (!live || l.li >= ROWS || n0 + l.li >= N) { return; }
     let n = n0 + l.li;
     if (which == 0u) {
-        OQ[at(10u, n, 0u, t, 0u)] = s;
+        OQ[at(P_OUT_Q, n, 0u, t, 0u)] = s;
     } else if (which == 1u) {
-        OK[at(15u, n, 0u, t, 0u)] = s;
+        OK[at(P_OUT_K, n, 0u, t, 0u)] = s;
     } else {
-        OV[at(20u, n, 0u, t, 0u)] = s;
+        OV[at(P_OUT_V, n, 0u, t, 0u)] = s;
     }
 }

@@ -4,9 +4,7 @@
 // quantize_act dispatch fewer. The sums are matmul.wgsl's (its groups of
 // ROWS rows by WG threads, 16 of them a workgroup: matvec_shape_round)
 // and the rounding is quantize_act's, so both outputs are what those two
-// dispatches write, bit for bit. Words 0..14 as matmul's (0 K, 1 N, 2 B,
-// 3 T, 4 row bytes, In at 5, Out at 10), 15..20 round_rows', 21 the byte
-// where W's row 0 starts.
+// dispatches write, bit for bit. Words: matmulRoundParams.
 //!swap matvec_shape matvec_shape_round
 //!use common
 //!dot
@@ -21,19 +19,19 @@
 @compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
-    let N = pu(1u);
-    let B = pu(2u);
+    let N = pu(P_N);
+    let B = pu(P_B);
     let groups = wg_count(N);
     // this thread's matvec group's rows, and its place in the group
     let n0 = (g % groups) * WG_ROWS + group_row(l.li);
     let li = group_lane(l.li);
     let b = (g / groups) % B;
     let t = g / (groups * B);
-    let live = t < pu(3u);
-    if (live && n0 < N) { accumulate(at(5u, 0u, b, t, 0u), b * N + n0, N - n0, li, pu(21u)); }
+    let live = t < pu(P_T);
+    if (live && n0 < N) { accumulate(at(P_IN, 0u, b, t, 0u), b * N + n0, N - n0, li, pu(P_BASE)); }
     let s = reduce_rows(l);
     let own = live && li < ROWS && n0 + li < N;
-    let r = at(10u, n0 + li, b, t, 0u);
+    let r = at(P_OUT, n0 + li, b, t, 0u);
     if (own) { O[r] = s; }
-    round_rows(l.li, own, s, r, 15u);
+    round_rows(l.li, own, s, r, RoundRows(pu(P_ROUND_MODE), pu(P_ROUND_OFF), pu(P_ROUND_STRIDE), pu(P_ROUND_K), pu(P_ROUND_ROWS)));
 }

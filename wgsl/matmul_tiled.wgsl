@@ -2,10 +2,8 @@
 // workgroup computes a tile of TM rows by TT tokens (tile_mul), so each
 // weight is read and decoded once per TT tokens where the matvec
 // (matmul.wgsl) reads it once per token. Epilogue and words as in
-// matmul.wgsl: 0 K, 1 N, 2 B (batched weights: B matrices of N rows, one
-// for each index of In's and Out's second dimension), 3 T, 4 row bytes,
-// In at 5, Out at 10, 15 epilogue, E at 16, F at 21, 26 the byte where
-// W's row 0 starts.
+// matmul.wgsl (matmulParams; batched weights: B matrices of N rows, one
+// for each index of In's and Out's second dimension).
 //!use common
 //!tile
 //!use tile_mul
@@ -19,28 +17,28 @@
 // store writes the sums of rows n0 .. n0+3 of batch b at token t where
 // both exist, and the epilogue's result.
 fn store(n0: u32, b: u32, t: u32, s4: vec4<f32>) {
-    let N = pu(1u);
-    let kind = pu(15u);
-    if (t >= pu(3u)) { return; }
+    let N = pu(P_N);
+    let kind = pu(P_EPILOGUE);
+    if (t >= pu(P_T)) { return; }
     for (var i = 0u; i < 4u; i++) {
         let n = n0 + i;
         if (n >= N) { return; }
         let s = s4[i];
-        O[at(10u, n, b, t, 0u)] = s;
+        O[at(P_OUT, n, b, t, 0u)] = s;
         if (kind == 0u) { continue; }
-        let e = E[at(16u, n, b, t, 0u)];
+        let e = E[at(P_E, n, b, t, 0u)];
         var f = s + e;
         if (kind == 2u) { f = swiglu(e, s); }
         if (kind == 3u) { f = swiglu(s, e); }
-        F[at(21u, n, b, t, 0u)] = f;
+        F[at(P_F, n, b, t, 0u)] = f;
     }
 }
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let N = pu(1u);
-    let T = pu(3u);
+    let N = pu(P_N);
+    let T = pu(P_T);
     let tiles = (N + TM - 1u) / TM;
     let ttiles = (T + TT - 1u) / TT;
     let n0 = (g % tiles) * TM;
@@ -48,12 +46,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let b = g / (tiles * ttiles);
     // The grid may hold a few workgroups past the last tile (it spills into
     // y): the whole workgroup leaves, so barriers stay uniform.
-    if (b >= pu(2u)) { return; }
+    if (b >= pu(P_B)) { return; }
     // Rows and tokens past the edge repeat the last one; their sums are
     // dropped.
-    let rb = pu(26u) + (b * N + min(n0 + loaded(li), N - 1u)) * pu(4u);
-    let xo = at(5u, 0u, b, min(t0 + loaded(li), T - 1u), 0u);
-    let acc = tile_product(li, rb, xo, pu(6u));
+    let rb = pu(P_BASE) + (b * N + min(n0 + loaded(li), N - 1u)) * pu(P_ROW_BYTES);
+    let xo = at(P_IN, 0u, b, min(t0 + loaded(li), T - 1u), 0u);
+    let acc = tile_product(li, rb, xo, pu(P_IN + 1u));
     let mb = block(li);
     let n = n0 + 4u * mb.x;
     let t = t0 + 4u * mb.y;

@@ -9,11 +9,9 @@
 // the norm and the ropes rather than wait for another's, and takes the
 // new row from workgroup memory, never from the cache being written, in
 // the order kpart reads a cached row: the results are the separate rope,
-// rmsnorm, kv_store and attention_scores kernels' bit for bit. Words 0..8
-// and the absorbed query Q at 9 as in attention.wgsl, 14 S (chunks per
-// score row), 15 latent length R (the rope part follows it in a row), 16
-// the latent norm's eps, rope constants at 19 (rope_angle), the query's
-// rope part at 29, the new row at 34, the latent norm's weight at 39.
+// rmsnorm, kv_store and attention_scores kernels' bit for bit. Words:
+// mlaStepParams (R, the latent length: the rope part follows it in a
+// row).
 //!use common
 //!use step
 //!decode
@@ -34,24 +32,24 @@ const WG = 64u;
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let NS = pu(14u);
+    let NS = pu(P_CHUNKS);
     let c = g % NS;
     let h = g / NS;
     let pos = S.pos;
-    if (h >= pu(2u) || c * SCH > pos) { return; }
-    let DK = pu(0u);
-    let R = pu(15u);
+    if (h >= pu(P_H) || c * SCH > pos) { return; }
+    let DK = pu(P_DK);
+    let R = pu(P_R);
     for (var d = li; d < DK; d += 64u) {
-        if (d < R) { q[d] = Q[at(9u, d, h, 0u, 0u)]; } else { q[d] = QR[at(29u, d - R, h, 0u, 0u)]; }
-        kn[d] = KV[at(34u, d, 0u, 0u, 0u)];
+        if (d < R) { q[d] = Q[at(P_Q, d, h, 0u, 0u)]; } else { q[d] = QR[at(P_QUERY_ROPE, d - R, h, 0u, 0u)]; }
+        kn[d] = KV[at(P_ROW, d, 0u, 0u, 0u)];
     }
     workgroupBarrier();
     // the latent's RMSNorm
-    let scale = rms_kn(li, R, pf(16u));
-    for (var d = li; d < R; d += 64u) { kn[d] = kn[d] * scale * NW[at(39u, d, 0u, 0u, 0u)]; }
+    let scale = rms_kn(li, R, pf(P_EPS));
+    for (var d = li; d < R; d += 64u) { kn[d] = kn[d] * scale * NW[at(P_NORM, d, 0u, 0u, 0u)]; }
     rope_step(li, R, pos);
     if (h == 0u && c == 0u) {
-        let krow = pos * pu(6u);
+        let krow = pos * pu(P_KEY_STRIDE);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
         } else {

@@ -1,15 +1,14 @@
-// moe_down.wgsl for inputs rounded already (by moe_gate_up_round, or a
-// quantize_act of both): a decode step's mixture of experts finished in
-// one dispatch, the chosen experts' down products and their weighted sum
+// A decode step's mixture of experts finished in one dispatch, for inputs
+// rounded already (by moe_gate_up_round, or a quantize_act of both): the chosen experts' down products and their weighted sum
 // (weighted_slots, as matmul_id_weighted.wgsl sums them), the shared
 // experts' down product of the same rows (matmul.wgsl's sum), the two
 // added, and the residual added to that, F = E + (shared + Σ_s
 // Weights[s]·D_s), the order of the dispatches it stands in for, so the
 // results are theirs bit for bit. Both weights are of one type and row
 // length and bound whole; the products and partial sums are read by
-// nothing else and are not written. Words as moe_down's (In at 7 the
-// chosen experts' rounded input, Weights at 26, E at 37, F at 42, the
-// shared experts' rounded input at 47). W and X are the chosen experts'
+// nothing else and are not written. Words: moeDownParams (In the chosen
+// experts' rounded input, Res the residual E, Out the result F, Shared
+// the shared experts' rounded input). W and X are the chosen experts'
 // weights and input, WS and XS the shared ones'.
 //!use common
 //!dot
@@ -34,16 +33,16 @@ fn slot_product(x: ExpertRows, s: u32, n: u32, sum: f32) {}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
-    let N = pu(1u);
+    let N = pu(P_N);
     let r = weighted_slots(group_index(wid, nwg), l);
     let x = r.x;
     // the last reduction's totals are still being read
     workgroupBarrier();
     for (var i = 0u; i < ROWS; i++) { acc[i] = 0.0; }
     let li = group_lane(l.li);
-    if (x.live && x.n0 < N) { accumulate_WS_XS(at(47u, 0u, 0u, x.t, 0u), x.n0, N - x.n0, li, 0u); }
+    if (x.live && x.n0 < N) { accumulate_WS_XS(at(P_SHARED, 0u, 0u, x.t, 0u), x.n0, N - x.n0, li, 0u); }
     let sh = reduce_rows(l);
     if (!x.live || li >= ROWS || x.n0 + li >= N) { return; }
     let n = x.n0 + li;
-    F[at(42u, n, x.t, 0u, 0u)] = E[at(37u, n, x.t, 0u, 0u)] + (sh + r.y);
+    F[at(P_OUT, n, x.t, 0u, 0u)] = E[at(P_RES, n, x.t, 0u, 0u)] + (sh + r.y);
 }

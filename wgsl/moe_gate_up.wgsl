@@ -4,15 +4,12 @@
 // (matmul_gate_up.wgsl's after them), all four weights of one type and
 // row length, read by one input. Each workgroup sums as the kernel it
 // stands in for, so the results are theirs bit for bit; the products
-// themselves are read by nothing else and are not written. Words 0..16 as
-// matmul_id's (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per
-// token, In at 7, IDs at 12), the chosen experts' silu(G)·U at 17, 22
-// the shared experts' rows Ns, their silu(G)·U at 23. Every weight is
-// bound whole: W and V the chosen experts' gates and ups, SG and SU the
+// themselves are read by nothing else and are not written. Words:
+// moeGateUpParams (F the chosen experts' silu(G)·U, NS the shared
+// experts' rows, FS their silu(G)·U). Every weight is bound whole: W and V the chosen experts' gates and ups, SG and SU the
 // shared ones'. moe_gate_up_round builds it again on 32-row workgroups
-// that also round the units for the down products (round_rows, its words
-// at 28 for the chosen experts' into Y, at 34 for the shared ones' into
-// YS).
+// that also round the units for the down products (round_rows, Round for
+// the chosen experts' into Y, RoundShared for the shared ones' into YS).
 //!use common
 //!dot
 //!use matvec
@@ -34,15 +31,15 @@
 
 @compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
-    let N = pu(1u);
+    let N = pu(P_N);
     let g = group_index(wid, nwg);
     let li = group_lane(l.li);
-    let routed = wg_count(N) * pu(2u) * pu(3u);
+    let routed = wg_count(N) * pu(P_S) * pu(P_T);
     if (g < routed) {
         let x = expert_rows(g);
         let n0 = x.n0 + group_row(l.li);
         // An id out of range gives zeros, as in matmul_id.
-        let known = x.e < pu(5u) && n0 < N;
+        let known = x.e < pu(P_EXPERTS) && n0 < N;
         if (known) { accumulate(x.xo, x.e * N + n0, N - n0, li, 0u); }
         let gs = reduce_rows(l);
         // The second reduction reuses the workgroup memory the first one's
@@ -53,17 +50,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let us = reduce_rows(l);
         let own = x.live && li < ROWS && n0 + li < N;
         let f = swiglu(gs, us);
-        let r = at(17u, n0 + li, x.s, x.t, 0u);
+        let r = at(P_F, n0 + li, x.s, x.t, 0u);
         if (own) { F[r] = f; }
-        round_rows(l.li, own, f, r, 28u);
+        round_rows(l.li, own, f, r, RoundRows(pu(P_ROUND_MODE), pu(P_ROUND_OFF), pu(P_ROUND_STRIDE), pu(P_ROUND_K), pu(P_ROUND_ROWS)));
         return;
     }
-    let NS = pu(22u);
+    let NS = pu(P_NS);
     let groups = wg_count(NS);
     let n0 = ((g - routed) % groups) * WG_ROWS + group_row(l.li);
     let t = (g - routed) / groups;
-    let live = t < pu(3u) && n0 < NS;
-    let xo = at(7u, 0u, 0u, t, 0u);
+    let live = t < pu(P_T) && n0 < NS;
+    let xo = at(P_IN, 0u, 0u, t, 0u);
     if (live) { accumulate_SG(xo, n0, NS - n0, li, 0u); }
     let gs = reduce_rows(l);
     workgroupBarrier();
@@ -72,7 +69,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let us = reduce_rows(l);
     let own = live && li < ROWS && n0 + li < NS;
     let f = swiglu(gs, us);
-    let r = at(23u, n0 + li, t, 0u, 0u);
+    let r = at(P_FS, n0 + li, t, 0u, 0u);
     if (own) { FS[r] = f; }
-    round_rows_YS(l.li, own, f, r, 34u);
+    round_rows_YS(l.li, own, f, r, RoundRows(pu(P_ROUND_SHARED_MODE), pu(P_ROUND_SHARED_OFF), pu(P_ROUND_SHARED_STRIDE), pu(P_ROUND_SHARED_K), pu(P_ROUND_SHARED_ROWS)));
 }

@@ -59,7 +59,7 @@ fn d(o: u32) -> f32 {
 	types := []string{"f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k"}
 	for _, a := range types {
 		for _, b := range types {
-			s, err := Source("matmul_qkv", a+"+"+b, true)
+			s, err := Source("matmul_qkv", a+"+"+b, true, "")
 			if err != nil {
 				t.Fatalf("%s+%s: %v", a, b, err)
 			}
@@ -68,7 +68,7 @@ fn d(o: u32) -> f32 {
 			}
 		}
 	}
-	if _, err := Source("matmul", "q4_k+q6_k", true); err == nil {
+	if _, err := Source("matmul", "q4_k+q6_k", true, ""); err == nil {
 		t.Error("matmul built for two weight types")
 	}
 }

@@ -7,12 +7,10 @@
 // workgroup, so a block's extreme is a workgroup reduction rather than a
 // serial loop (K is whole blocks, so blocks never straddle workgroups).
 // A second tensor (X2 into Y2, in the same mode) may follow in the same
-// dispatch from workgroup word 20 on: the input of the next product, ready
-// already (a shared expert's, beside the chosen experts' input), which
-// saves that product its own dispatch. A dispatch of one tensor binds it
-// twice. Words: 0 K, 1 rows, 2 block size, 3 mode, 4 In's dim 1 (to split
-// the row index), In at 5; 10 K, 11 rows and 14 dim 1 of the second, its
-// In at 15; 20 the first tensor's workgroups.
+// dispatch from workgroup P_GROUPS on: the input of the next product,
+// ready already (a shared expert's, beside the chosen experts' input),
+// which saves that product its own dispatch. A dispatch of one tensor
+// binds it twice. Words: quantizeActParams.
 //!use common
 //!use round_block
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
@@ -23,21 +21,20 @@
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let second = g >= pu(20u);
-    let w = select(0u, 10u, second);
-    let K = pu(w);
-    let rows = pu(w + 1u);
-    let mode = pu(3u);
-    let u = (g - select(0u, pu(20u), second)) * 256u + li;
+    let second = g >= pu(P_GROUPS);
+    let K = pu(select(P_FIRST_K, P_SECOND_K, second));
+    let rows = pu(select(P_FIRST_ROWS, P_SECOND_ROWS, second));
+    let mode = pu(P_MODE);
+    let u = (g - select(0u, pu(P_GROUPS), second)) * 256u + li;
     let live = u < K * rows;
     let row = u / K;
-    let d1 = pu(w + 4u);
+    let d1 = pu(select(P_FIRST_D1, P_SECOND_D1, second));
     var x = 0.0;
     if (live) {
         if (second) {
-            x = X2[at(15u, u % K, row % d1, row / d1, 0u)];
+            x = X2[at(P_SECOND_IN, u % K, row % d1, row / d1, 0u)];
         } else {
-            x = X[at(5u, u % K, row % d1, row / d1, 0u)];
+            x = X[at(P_FIRST_IN, u % K, row % d1, row / d1, 0u)];
         }
     }
     // No return that depends on the thread before round_block's barriers:
@@ -48,7 +45,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (live && !second) { Y[u] = y; }
         return;
     }
-    let y = round_block(x, li, pu(2u), mode);
+    let y = round_block(x, li, pu(P_BLOCK), mode);
     if (live && second) {
         Y2[u] = y;
     }

@@ -2,9 +2,8 @@
 // products that read it (quantize_act's modes, packed {n, rows}), which
 // saves that dispatch. A workgroup of 256 threads normalises 256 values
 // of a row after summing the whole row's squares itself: rows are short,
-// and re-reading one from cache costs less than a dispatch. Words: 0 row
-// length, 1..2 In's dims 1 and 2 (to split the row index), 3 eps, 4 has
-// weight, In at 5, Out at 10, Weight at 15, 20 block size, 21 mode.
+// and re-reading one from cache costs less than a dispatch. Words:
+// rmsNormParams and the rounding's block size and mode.
 //!use common
 //!use rms_scale
 //!use round_block
@@ -17,27 +16,27 @@ const NT = 256u;
 
 @compute @workgroup_size(NT)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let n = pu(0u);
+    let n = pu(P_N);
     let chunks = (n + 255u) / 256u;
     let g = group_index(wid, nwg);
     let r = g / chunks;
-    let i1 = r % pu(1u);
-    let i2 = (r / pu(1u)) % pu(2u);
-    let i3 = r / (pu(1u) * pu(2u));
+    let i1 = r % pu(P_D1);
+    let i2 = (r / pu(P_D1)) % pu(P_D2);
+    let i3 = r / (pu(P_D1) * pu(P_D2));
     let scale = rms_scale(li, i1, i2, i3);
     let i = (g % chunks) * 256u + li;
     let live = i < n;
     var y = 0.0;
     if (live) {
-        y = X[at(5u, i, i1, i2, i3)] * scale;
-        if (pu(4u) != 0u) { y *= Wt[at(15u, i, 0u, 0u, 0u)]; }
-        O[at(10u, i, i1, i2, i3)] = y;
+        y = X[at(P_IN, i, i1, i2, i3)] * scale;
+        if (pu(P_HAS_WEIGHT) != 0u) { y *= Wt[at(P_WEIGHT, i, 0u, 0u, 0u)]; }
+        O[at(P_OUT, i, i1, i2, i3)] = y;
     }
-    let mode = pu(21u);
+    let mode = pu(P_MODE);
     if (mode >= 2u) {
         if (live) { Y[r * n + i] = select(y, half(y), mode == 2u); }
         return;
     }
-    let q = round_block(y, li, pu(20u), mode);
+    let q = round_block(y, li, pu(P_BLOCK), mode);
     if (live) { Y[r * n + i] = q; }
 }

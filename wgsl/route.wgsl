@@ -6,8 +6,7 @@
 // side by side (route_gating), and each finds the rank of its experts
 // among all of them (higher score first, lower index on ties): the experts
 // ranked below K are the chosen, in that order. The K weights' last steps
-// are one thread's. Words: 0 E, 1 K, 2 gating, 3 has bias, 4 norm,
-// 5 scale, Logits at 6, IDs at 11, Weights at 16.
+// are one thread's. Words: routeParams.
 //!use common
 //!use workgroup_reduce
 //!use route_gating
@@ -47,10 +46,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let t = group_index(wid, nwg);
     // Through pu_bound: lavapipe would compile a variant of this shader
     // for each expert count at every dispatch.
-    let E = pu_bound(0u, wid);
-    let K = pu_bound(1u, wid);
-    let gating = pu(2u);
-    for (var e = li; e < E; e += WG) { pr[e] = L[at(6u, e, t, 0u, 0u)]; }
+    let E = pu_bound(P_E, wid);
+    let K = pu_bound(P_K, wid);
+    let gating = pu(P_GATING);
+    for (var e = li; e < E; e += WG) { pr[e] = L[at(P_LOGITS, e, t, 0u, 0u)]; }
     if (li < K) {
         chosen[li] = 0xffffffffu;
         weight[li] = 0.0;
@@ -63,7 +62,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     for (var e = li; e < E; e += WG) {
         var s = pr[e];
-        if (pu(3u) != 0u) { s += Bias[e]; }
+        if (pu(P_HAS_BIAS) != 0u) { s += Bias[e]; }
         key[e] = s;
     }
     workgroupBarrier();
@@ -89,12 +88,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (li != 0u) { return; }
     var w: array<f32, 32>;
     for (var k = 0u; k < K; k++) { w[k] = weight[k]; }
-    if (pu(4u) != 0u) { normalise(&w, K); }
-    let scale = pf(5u);
+    if (pu(P_NORM) != 0u) { normalise(&w, K); }
+    let scale = pf(P_SCALE);
     for (var k = 0u; k < K; k++) {
         var x = w[k];
         if (scale != 0.0 && scale != 1.0) { x *= scale; }
-        IDs[at(11u, k, t, 0u, 0u)] = chosen[k];
-        Wt[at(16u, k, t, 0u, 0u)] = x;
+        IDs[at(P_IDS, k, t, 0u, 0u)] = chosen[k];
+        Wt[at(P_WEIGHTS, k, t, 0u, 0u)] = x;
     }
 }

@@ -7,7 +7,7 @@
 // above the kept prefix fit in workgroup memory (after one or two rounds
 // on logits), or all 32 bits are known and too many values tie with the
 // K-th. The survivors are gathered, sorted by (key down, index up) and the
-// first K written. Words: 0 row length, 1 K, In at 2, IDs at 7, Vals at 12.
+// first K written. Words: topKParams.
 //!use common
 // Words, not floats: a float copy may quiet a NaN or flush a denormal, and
 // the values written must be the row's bits.
@@ -107,10 +107,10 @@ fn suffix_sums(li: u32) {
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let r = group_index(wid, nwg);
-    let n = pu(0u);
-    let K = pu(1u);
-    let b0 = at(2u, 0u, r, 0u, 0u);
-    let s0 = at(2u, 1u, r, 0u, 0u) - b0;
+    let n = pu(P_N);
+    let K = pu(P_K);
+    let b0 = at(P_IN, 0u, r, 0u, 0u);
+    let s0 = at(P_IN, 1u, r, 0u, 0u) - b0;
     if (li == 0u) {
         suffix[256] = 0u;
         atomicStore(&taken, 0u);
@@ -210,7 +210,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     for (var k = li; k < K; k += 256u) {
         let i = cidx[k];
-        IDs[at(7u, k, r, 0u, 0u)] = i;
-        Vals[at(12u, k, r, 0u, 0u)] = X[b0 + i * s0];
+        IDs[at(P_IDS, k, r, 0u, 0u)] = i;
+        Vals[at(P_VALS, k, r, 0u, 0u)] = X[b0 + i * s0];
     }
 }

@@ -34,7 +34,7 @@ fn main() { let y = d(0u) + d_V(0u); }
 	}
 	// Every weight type's matvec helpers twin into a kernel that assembles.
 	for _, dec := range []string{"f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k"} {
-		s, err := Source("matmul_gate_up", dec, true)
+		s, err := Source("matmul_gate_up", dec, true, "")
 		if err != nil {
 			t.Fatal(err)
 		}

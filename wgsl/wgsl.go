@@ -52,10 +52,12 @@ func read(name string) ([]byte, error) {
 
 // Source returns the kernel file name (without .wgsl) with its helpers
 // prepended: decode is the weight type the kernel is built for ("" for
-// none), subgroups whether the device runs subgroup operations. A kernel
-// of two weight types takes decode "A+B": A for its own helpers, B for
-// those its `//!other` lines name (Other).
-func Source(name, decode string, subgroups bool) (string, error) {
+// none), subgroups whether the device runs subgroup operations, and
+// consts declarations that go first (the constants naming the words of
+// the kernel's parameter block, which the backend makes). A kernel of two
+// weight types takes decode "A+B": A for its own helpers, B for those its
+// `//!other` lines name (Other).
+func Source(name, decode string, subgroups bool, consts string) (string, error) {
 	decode, second, two := strings.Cut(decode, "+")
 	if !two {
 		second = decode
@@ -64,6 +66,7 @@ func Source(name, decode string, subgroups bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	src = consts + src
 	for _, t := range twins {
 		if src, err = Twin(src, t[0], t[1]); err != nil {
 			return "", fmt.Errorf("%s.wgsl: %w", name, err)

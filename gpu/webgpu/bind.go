@@ -34,12 +34,28 @@ type kernelSource struct {
 	bindings map[uint32]wgsl.Binding
 }
 
+// kernelSourceText is kernel name's source for the weight or cache type
+// decode, its parameter constants first.
+func kernelSourceText(name, decode string, subgroups bool) (string, error) {
+	prm, ok := kernelParams[name]
+	if !ok {
+		return "", fmt.Errorf("kernel %s has no parameter struct in kernelParams", name)
+	}
+	consts, err := paramConsts(prm)
+	if err != nil {
+		return "", fmt.Errorf("kernel %s: %w", name, err)
+	}
+	return wgsl.Source(name, decode, subgroups, consts)
+}
+
+// source assembles kernel name for the weight or cache type decode, its
+// parameter block declared by its struct in kernelParams (params.go).
 func (c *compiler) source(name, decode string) (*kernelSource, error) {
 	key := name + "/" + decode
 	if s := c.be.sources[key]; s != nil {
 		return s, nil
 	}
-	src, err := wgsl.Source(name, decode, c.be.subgroups)
+	src, err := kernelSourceText(name, decode, c.be.subgroups)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func TestBindOnce(t *testing.T) {
 	c := &compiler{be: b, g: g, p: &program{be: b}, buffers: map[*gpu.Tensor]*wgpu.Buffer{}}
 	defer c.p.release()
 
-	if err := c.dispatch("copy", "", nil, false, []*gpu.Tensor{x, x}, 1); err != nil {
+	if err := c.dispatch("copy", "", copyParams{}, false, []*gpu.Tensor{x, x}, 1); err != nil {
 		t.Fatalf("copy in place: %v", err)
 	}
 	var pipe *pipeline
@@ -42,7 +42,7 @@ func TestBindOnce(t *testing.T) {
 
 	// matmul reads X as vec4<f32> and writes O as f32: no one binding
 	// serves both.
-	err = c.dispatch("matmul", "f32", nil, false, []*gpu.Tensor{x, x, x, x, x}, 1)
+	err = c.dispatch("matmul", "f32", matmulParams{}, false, []*gpu.Tensor{x, x, x, x, x}, 1)
 	if err == nil || !strings.Contains(err.Error(), "WebGPU forbids") {
 		t.Errorf("matmul with In, Out and W one buffer: %v, want it refused", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
@@ -19,7 +20,7 @@ const (
 	tF16 = gguf.F16
 	tI32 = gguf.I32
 	// paramWords is the size of every kernel's parameter block (the
-	// uniform array<vec4<u32>, 16> of common.wgsl).
+	// uniform array<vec4<u32>, 16> of common.wgsl): params.go.
 	paramWords = 64
 	// maxGroups is WebGPU's smallest guaranteed workgroup count per
 	// dimension; larger grids spill into y.
@@ -295,47 +296,34 @@ func locsOf(ts ...*gpu.Tensor) ([]loc, error) {
 	return ls, nil
 }
 
-// params packs a kernel's parameter block.
-type params []uint32
-
-func (p *params) u(v ...int) {
-	for _, x := range v {
-		*p = append(*p, uint32(x))
-	}
-}
-func (p *params) f(v ...float32) {
-	for _, x := range v {
-		*p = append(*p, math.Float32bits(x))
-	}
-}
-func (p *params) shape(t *gpu.Tensor) { p.u(t.Shape[0], t.Shape[1], t.Shape[2], t.Shape[3]) }
-func (p *params) loc(l loc) {
-	*p = append(*p, l.off, l.stride[0], l.stride[1], l.stride[2], l.stride[3])
-}
-
-// dispatch adds a kernel: its parameter block at binding 0, the step's
-// position at binding 1 when step is set, the tensors' buffers from binding
-// 2 on (a buffer shared by tensors bound once: bind.go), and groups
-// workgroups (spread over x and y past 65535).
-func (c *compiler) dispatch(name, decode string, prm params, step bool, tensors []*gpu.Tensor, groups int) error {
+// dispatch adds a kernel: its parameter block prm (a struct of the
+// kernel's words: params.go) at binding 0, the step's position at binding
+// 1 when step is set, the tensors' buffers from binding 2 on (a buffer
+// shared by tensors bound once: bind.go), and groups workgroups (spread
+// over x and y past 65535).
+func (c *compiler) dispatch(name, decode string, prm any, step bool, tensors []*gpu.Tensor, groups int) error {
 	return c.dispatchPart(name, decode, prm, step, tensors, part{}, groups)
 }
 
 // dispatchPart is dispatch with tensors[0] bound as the byte range of
 // wp (the whole buffer when its size is 0).
-func (c *compiler) dispatchPart(name, decode string, prm params, step bool, tensors []*gpu.Tensor, wp part, groups int) error {
-	if len(prm) > paramWords {
-		return fmt.Errorf("kernel %s: %d parameters, at most %d", name, len(prm), paramWords)
-	}
+func (c *compiler) dispatchPart(name, decode string, prm any, step bool, tensors []*gpu.Tensor, wp part, groups int) error {
 	if groups < 1 {
 		return nil
+	}
+	if t := reflect.TypeOf(prm); t != kernelParams[name] {
+		return fmt.Errorf("kernel %s is given parameters %v, not its %v", name, t, kernelParams[name])
+	}
+	words, err := paramWordsOf(prm)
+	if err != nil {
+		return fmt.Errorf("kernel %s: %w", name, err)
 	}
 	ks, err := c.source(name, decode)
 	if err != nil {
 		return err
 	}
 	raw := make([]byte, 4*paramWords)
-	for i, v := range prm {
+	for i, v := range words {
 		binary.LittleEndian.PutUint32(raw[4*i:], v)
 	}
 	ub, err := c.be.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: name + ".params", Size: uint64(len(raw)), Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})

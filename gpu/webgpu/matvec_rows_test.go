@@ -12,7 +12,7 @@ import (
 
 // The grids of the matvecs count rows as matvec.wgsl's ROWS does.
 func TestMatvecRowsMatchKernel(t *testing.T) {
-	src, err := wgsl.Source("matmul", "q4_0", false)
+	src, err := wgsl.Source("matmul", "q4_0", false, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestMatvecRowsMatchKernel(t *testing.T) {
 	}
 	// The rounding products' workgroups are one 8-bit block of rows.
 	for _, k := range []string{"matmul_round", "matmul_gate_up_round", "moe_gate_up_round"} {
-		src, err := wgsl.Source(k, "q4_0", true)
+		src, err := wgsl.Source(k, "q4_0", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestMatvecRowsMatchKernel(t *testing.T) {
 
 // The grids of the tiled products count tiles as matmul_tiled.wgsl does.
 func TestTileMatchesKernel(t *testing.T) {
-	src, err := wgsl.Source("matmul_tiled", "q4_k", false)
+	src, err := wgsl.Source("matmul_tiled", "q4_k", false, "")
 	if err != nil {
 		t.Fatal(err)
 	}

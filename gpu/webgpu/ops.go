@@ -13,6 +13,16 @@ import (
 // groupsOf64 is the number of 64-thread workgroups covering n threads.
 func groupsOf64(n int) int { return (n + 63) / 64 }
 
+// binaryParams are the words of the elementwise kernels (add, mul, scale,
+// swiglu: parts/binary.wgsl): Out = apply(A, B) over Out's shape, S the
+// scale's constant.
+type binaryParams struct {
+	Count     int
+	Shape     [4]int
+	A, B, Out loc
+	S         float32
+}
+
 func (c *compiler) lowerBinary(name string, a, b, out *gpu.Tensor, s float32) error {
 	for _, x := range []struct {
 		t    *gpu.Tensor
@@ -39,14 +49,24 @@ func (c *compiler) lowerBinary(name string, a, b, out *gpu.Tensor, s float32) er
 			return fmt.Errorf("B %s %v does not match Out %v", b.Name, b.Shape, out.Shape)
 		}
 	}
-	var p params
-	p.u(out.Elements())
-	p.shape(out)
-	p.loc(la)
-	p.loc(lb)
-	p.loc(lo)
-	p.f(s)
+	p := binaryParams{Count: out.Elements(), Shape: out.Shape, A: la, B: lb, Out: lo, S: s}
 	return c.dispatch(name, "", p, false, []*gpu.Tensor{a, b, out}, groupsOf64(out.Elements()))
+}
+
+// rmsNormParams are rmsnorm.wgsl's words: rows of N values, In's dims 1
+// and 2 (to split a row index), the norm's eps and weight.
+type rmsNormParams struct {
+	N, D1, D2       int
+	Eps             float32
+	HasWeight       bool
+	In, Out, Weight loc
+}
+
+// rmsNormRoundParams are rmsnorm_round.wgsl's: also quantize_act's
+// rounding (block size and mode) of the output, for the products after.
+type rmsNormRoundParams struct {
+	rmsNormParams
+	Block, Mode int
 }
 
 func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
@@ -68,7 +88,7 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		return err
 	}
 	li, lo := ls[0], ls[1]
-	w, has := o.In, 0
+	w, has := o.In, false
 	lw := li
 	if o.Weight != nil {
 		if err := wantType(o.Weight, "Weight", tF32); err != nil {
@@ -80,22 +100,16 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		if lw, err = locOf(o.Weight); err != nil {
 			return err
 		}
-		w, has = o.Weight, 1
+		w, has = o.Weight, true
 	}
-	var p params
-	p.u(n, o.In.Shape[1], o.In.Shape[2])
-	p.f(o.Eps)
-	p.u(has)
-	p.loc(li)
-	p.loc(lo)
-	p.loc(lw)
+	p := rmsNormParams{N: n, D1: o.In.Shape[1], D2: o.In.Shape[2], Eps: o.Eps, HasWeight: has, In: li, Out: lo, Weight: lw}
 	// Workgroups of the rounding kernel share rows, so In must not be Out.
 	if mode, bs, ok := c.roundsNext(o.Out); ok && o.In.Root() != o.Out.Root() {
 		// The products reading Out get its rounded copy from this kernel.
 		rows := o.In.Rows()
 		q := roundedTensor(o.Out.Name, n, rows)
-		p.u(bs, mode)
-		if err := c.dispatch("rmsnorm_round", "", p, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
+		pr := rmsNormRoundParams{p, bs, mode}
+		if err := c.dispatch("rmsnorm_round", "", pr, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
 			return err
 		}
 		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, roundedLoc(n, 1)}
@@ -159,6 +173,37 @@ func decoder(t gpu.Type) (string, error) {
 		return name, nil
 	}
 	return "", fmt.Errorf("weights of type %s are not supported on WebGPU yet", t)
+}
+
+// productParams are what every product kernel reads (with
+// parts/matvec.wgsl or parts/tile_mul.wgsl): rows of K values, RowBytes
+// bytes each in the weights' layout, N rows a matrix, B matrices (one for
+// each index of the input's second dimension), T tokens, the input and
+// the output.
+type productParams struct {
+	K, N, B, T, RowBytes int
+	In, Out              loc
+}
+
+// matmulParams are matmul.wgsl's and matmul_tiled.wgsl's words: the
+// epilogue (epi...) and its operands, E and G read, F written, and the
+// byte of W's binding where row 0 starts.
+type matmulParams struct {
+	productParams
+	Epilogue int
+	E, F, G  loc
+	Base     int
+}
+
+// gateUpParams are matmul_gate_up.wgsl's words: Out is the gate's
+// product, U the up's, F the gated unit; the bytes where W's and V's row
+// 0 start; Round, for matmul_gate_up_round, how F is rounded for the down
+// product.
+type gateUpParams struct {
+	productParams
+	U, F        loc
+	Base, BaseV int
+	Round       roundRows
 }
 
 func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
@@ -248,17 +293,10 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		if B > 1 {
 			n = N
 		}
-		var p params
-		p.u(K, n, B, T, rb)
-		p.loc(li)
-		p.loc(shiftRows(lo, pt.r0))
-		p.u(kind)
-		p.loc(shiftRows(le, pt.r0))
-		p.loc(shiftRows(lf, pt.r0))
-		p.u(pt.base)
+		p := matmulParams{productParams: productParams{K, n, B, T, rb, li, shiftRows(lo, pt.r0)}, Epilogue: kind,
+			E: shiftRows(le, pt.r0), F: shiftRows(lf, pt.r0), G: shiftRows(lg, pt.r0), Base: pt.base}
 		ts := []*gpu.Tensor{o.W, in, o.Out, other, out}
 		if kernel == "matmul" {
-			p.loc(shiftRows(lg, pt.r0))
 			ts = append(ts, second)
 		}
 		if err := c.dispatchPart(kernel, dec, p, false, ts, pt, groups(n)); err != nil {
@@ -323,19 +361,12 @@ func (c *compiler) lowerGateUp(gate, up *gpu.MatMul, sw *gpu.SwiGLU, in *gpu.Ten
 			ls[i].tokensThird()
 		}
 	}
-	var p params
-	p.u(K, N, 1, T, rb)
-	p.loc(li)
-	p.loc(ls[0])
-	p.u(0)
-	p.loc(ls[1])
-	p.loc(ls[2])
-	p.u(0, 0)
+	p := gateUpParams{productParams: productParams{K, N, 1, T, rb, li, ls[0]}, U: ls[1], F: ls[2]}
 	c.fused = 2
 	ts := []*gpu.Tensor{gate.W, in, gate.Out, up.Out, sw.Out, up.W}
 	if r := c.roundingProduct(sw.Out, ls[2], N, 1, T, 1, 2); r != nil {
 		r.use(c)
-		r.words(&p)
+		p.Round = r.words()
 		return c.dispatch("matmul_gate_up_round", dec, p, false, append(ts, r.q), N/roundingRows*T)
 	}
 	return c.dispatch("matmul_gate_up", dec, p, false, ts, rowGroups(N)*T)
@@ -457,6 +488,17 @@ const (
 
 func wideGroups(n int) int { return (n + wideRows - 1) / wideRows }
 
+// embedParams are embed.wgsl's words: rows of D values (RowBytes bytes in
+// the table's layout) of a table of Rows rows, T tokens; the rows R0..R1
+// of this dispatch's binding, from its byte Base, Last for the dispatch
+// that also writes the out-of-range tokens' zeros.
+type embedParams struct {
+	D, T, RowBytes, Rows int
+	Tokens, Out          loc
+	Base, R0, R1         int
+	Last                 bool
+}
+
 func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 	dec, err := decoder(o.Table.Type)
 	if err != nil {
@@ -484,11 +526,7 @@ func (c *compiler) lowerEmbed(o *gpu.Embed) error {
 		return err
 	}
 	for _, pt := range parts {
-		var p params
-		p.u(D, T, rb, V)
-		p.loc(lt)
-		p.loc(lo)
-		p.u(pt.base, pt.r0, pt.r1, b2i(pt.last))
+		p := embedParams{D: D, T: T, RowBytes: rb, Rows: V, Tokens: lt, Out: lo, Base: pt.base, R0: pt.r0, R1: pt.r1, Last: pt.last}
 		if err := c.dispatchPart("embed", dec, p, false, []*gpu.Tensor{o.Table, o.Tokens, o.Out}, pt, T); err != nil {
 			return err
 		}
@@ -509,11 +547,7 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	if o.FreqFactors != nil {
 		ff = o.FreqFactors
 	}
-	var p params
-	p.u(hd, H, T)
-	c.ropeWords(&p, o)
-	p.loc(ls[0])
-	p.loc(ls[1])
+	p := ropeKernelParams{hd, H, T, ropeWords(o), ls[0], ls[1]}
 	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
 }
 
@@ -551,19 +585,32 @@ func (c *compiler) checkRope(o *gpu.Rope) error {
 	return nil
 }
 
-// ropeWords packs rope_angle.wgsl's nine constants of a checked rope.
-func (c *compiler) ropeWords(p *params, o *gpu.Rope) {
+// ropeParams are parts/rope_angle.wgsl's words: a rope's constants.
+type ropeParams struct {
+	RopeDims   int
+	RopeNeox   bool
+	ThetaScale float32
+	FreqScale  float32
+	ExtFactor  float32
+	CorrLo     float32 // YaRN's ramp
+	CorrHi     float32
+	Mscale     float32
+	HasFactors bool
+}
+
+// ropeKernelParams are rope.wgsl's words: heads of HeadDim elements, H a
+// token, T tokens.
+type ropeKernelParams struct {
+	HeadDim, H, T int
+	ropeParams
+	In, Out loc
+}
+
+// ropeWords are the rope constants of a checked rope.
+func ropeWords(o *gpu.Rope) ropeParams {
 	a := o.Angles()
-	neox, has := 0, 0
-	if o.Mode == gpu.RopeNeoX {
-		neox = 1
-	}
-	if o.FreqFactors != nil {
-		has = 1
-	}
-	p.u(o.Dims, neox)
-	p.f(a.ThetaScale, o.FreqScale, o.ExtFactor, a.CorrLo, a.CorrHi, a.MScale)
-	p.u(has)
+	return ropeParams{RopeDims: o.Dims, RopeNeox: o.Mode == gpu.RopeNeoX, ThetaScale: a.ThetaScale, FreqScale: o.FreqScale,
+		ExtFactor: o.ExtFactor, CorrLo: a.CorrLo, CorrHi: a.CorrHi, Mscale: a.MScale, HasFactors: o.FreqFactors != nil}
 }
 
 // checkCache validates a cache operand {width, Ctx} of F32 or F16, packed.
@@ -582,10 +629,26 @@ func (c *compiler) checkCache(t *gpu.Tensor, what string, width int) error {
 	return nil
 }
 
+// kvStoreParams are kv_store.wgsl's words: the step's tokens, whether it
+// stores values, and the keys' and the values' sides.
+type kvStoreParams struct {
+	Tokens int
+	HasV   bool
+	K, V   kvSide
+}
+
+// kvSide is one cache's words: rows of Width values, Row elements apart in
+// the cache, Half for an F16 cache, the step's rows at Src.
+type kvSide struct {
+	Width, Row int
+	Half       bool
+	Src        loc
+}
+
 func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
-	// pair packs one source and cache's words and returns the threads it
+	// side makes one source and cache's words and returns the threads it
 	// takes.
-	pair := func(p *params, src, cache *gpu.Tensor, what string) (int, error) {
+	side := func(p *kvSide, src, cache *gpu.Tensor, what string) (int, error) {
 		if err := wantType(src, what, tF32); err != nil {
 			return 0, err
 		}
@@ -601,30 +664,25 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 		if err != nil {
 			return 0, err
 		}
-		f16, per := 0, D
-		if cache.Type == tF16 {
-			f16, per = 1, D/2
+		half := cache.Type == tF16
+		per := D
+		if half {
+			per = D / 2
 		}
-		p.u(D, D, f16)
-		p.loc(ls)
+		*p = kvSide{Width: D, Row: D, Half: half, Src: ls}
 		return per * T, nil
 	}
-	hasV := 0
-	if o.V != nil || o.CacheV != nil {
-		if o.V == nil || o.CacheV == nil {
-			return fmt.Errorf("V and CacheV go together")
-		}
-		hasV = 1
+	if (o.V == nil) != (o.CacheV == nil) {
+		return fmt.Errorf("V and CacheV go together")
 	}
-	var p params
-	p.u(c.g.Tokens, hasV)
-	n, err := pair(&p, o.K, o.CacheK, "K")
+	p := kvStoreParams{Tokens: c.g.Tokens, HasV: o.V != nil}
+	n, err := side(&p.K, o.K, o.CacheK, "K")
 	if err != nil {
 		return err
 	}
 	tensors := []*gpu.Tensor{o.K, o.CacheK, o.K, o.CacheK}
-	if hasV == 1 {
-		nv, err := pair(&p, o.V, o.CacheV, "V")
+	if p.HasV {
+		nv, err := side(&p.V, o.V, o.CacheV, "V")
 		if err != nil {
 			return err
 		}
@@ -644,9 +702,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		return err
 	}
 	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
-	var p params
-	c.attentionWords(&p, o, DK, H, T)
-	p.loc(ls[0])
+	a := attentionWords(o, DK, H, T)
 	cv := o.CacheV
 	if o.VFromK {
 		cv = o.CacheK
@@ -660,7 +716,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		sc = c.scores(chunks, H, T)
 	}
 	if sc == nil {
-		p.loc(ls[1])
+		p := attentionKernelParams{a, ls[0], ls[1]}
 		kernel, groups := "attention", H*T
 		if T > 1 && (H/o.HKV)%4 == 0 && c.be.fuses(fuseAttentionHeads) {
 			// Four heads on one key head read its cache rows together.
@@ -668,7 +724,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		}
 		return c.dispatch(kernel, cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
 	}
-	p.u(chunks)
+	p := attentionScoresParams{a, ls[0], chunks}
 	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*chunks); err != nil {
 		return err
 	}
@@ -701,17 +757,12 @@ func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
 // attention whose scores pass wrote sc.
 func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int, out loc) error {
 	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
-	var p params
-	c.attentionWords(&p, o, DK, H, T)
-	p.loc(loc{})
-	p.loc(out)
-	p.u(chunks)
 	cv := o.CacheV
 	if o.VFromK {
 		cv = o.CacheK
 	}
 	mode, q := c.attentionRounds(o)
-	p.u(mode)
+	p := attentionValuesParams{attentionWords(o, DK, H, T), out, chunks, mode}
 	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out, q}, H*T*((o.DV+valueSlice-1)/valueSlice))
 }
 
@@ -802,15 +853,48 @@ func (c *compiler) checkAttention(o *gpu.Attention) error {
 	return nil
 }
 
-// attentionWords packs words 0..8 of attention.wgsl for a checked op.
-func (c *compiler) attentionWords(p *params, o *gpu.Attention, DK, H, T int) {
+// attentionParams are the words every attention kernel reads
+// (parts/attend.wgsl): the head sizes, query heads, tokens and key heads,
+// the scores' scale, and the caches' layout: elements between key rows,
+// between value rows, and between the value heads of a row.
+type attentionParams struct {
+	DK, DV, H, T, HKV                 int
+	Scale                             float32
+	KeyStride, ValueStride, ValueHead int
+}
+
+// attentionKernelParams are attention.wgsl's and attention_heads.wgsl's
+// words: the query and the output.
+type attentionKernelParams struct {
+	attentionParams
+	Q, Out loc
+}
+
+// attentionScoresParams are attention_scores.wgsl's words: the query and
+// the workgroups splitting each score row (Chunks).
+type attentionScoresParams struct {
+	attentionParams
+	Q      loc
+	Chunks int
+}
+
+// attentionValuesParams are attention_values.wgsl's words: the output,
+// the chunks of each score row, and the rounding of the output for the
+// product after it (quantize_act's mode; 3: none).
+type attentionValuesParams struct {
+	attentionParams
+	Out    loc
+	Chunks int
+	Round  int
+}
+
+// attentionWords are the attention words of a checked op.
+func attentionWords(o *gpu.Attention, DK, H, T int) attentionParams {
 	vstride, vhead := DK*o.HKV, DK
 	if !o.VFromK {
 		vstride, vhead = o.DV*o.HKV, o.DV
 	}
-	p.u(DK, o.DV, H, T, o.HKV)
-	p.f(o.Scale)
-	p.u(DK*o.HKV, vstride, vhead)
+	return attentionParams{DK: DK, DV: o.DV, H: H, T: T, HKV: o.HKV, Scale: o.Scale, KeyStride: DK * o.HKV, ValueStride: vstride, ValueHead: vhead}
 }
 
 // cacheDecoder is the element reader of an attention's caches.
@@ -819,6 +903,12 @@ func cacheDecoder(o *gpu.Attention) string {
 		return "cache_f16"
 	}
 	return "cache_f32"
+}
+
+// argmaxParams are argmax.wgsl's words: rows of N values.
+type argmaxParams struct {
+	N       int
+	In, Out loc
 }
 
 func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
@@ -836,11 +926,7 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 	if err != nil {
 		return err
 	}
-	li, lo := ls[0], ls[1]
-	var p params
-	p.u(V)
-	p.loc(li)
-	p.loc(lo)
+	p := argmaxParams{N: V, In: ls[0], Out: ls[1]}
 	return c.dispatch("argmax", "", p, false, []*gpu.Tensor{o.In, o.Out}, T)
 }
 
@@ -875,6 +961,22 @@ func roundedTensor(name string, K, rows int) *gpu.Tensor {
 // element (k, b, t): packed rows of K, as roundedTensor lays them out.
 func roundedLoc(K, B int) loc { return loc{stride: [4]uint32{1, uint32(K), uint32(K * B), 0}} }
 
+// quantizeActParams are quantize_act.wgsl's words: the rounding's block
+// size and mode, the first tensor's and the second's sides, and the
+// workgroups of the first (the second's follow them).
+type quantizeActParams struct {
+	First, Second quantSide
+	Block, Mode   int
+	Groups        int
+}
+
+// quantSide is one tensor quantize_act rounds: Rows rows of K values, In's
+// dim 1 (to split a row index) and where In is.
+type quantSide struct {
+	K, Rows, D1 int
+	In          loc
+}
+
 // roundActivations adds the kernel rounding a product's input {K, B, T}
 // (at location l) the way the CPU backend does for weights of type wt, and
 // returns the rounded, packed copy and its location; packed inputs of F32
@@ -894,21 +996,17 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	rows := B * T
 	q := roundedTensor(in.Name, K, rows)
 	groups := (rows*K + 255) / 256
-	var p params
-	p.u(K, rows, bs, mode, B)
-	p.loc(l)
+	p := quantizeActParams{First: quantSide{K, rows, B, l}, Second: quantSide{D1: 1}, Block: bs, Mode: mode, Groups: groups}
 	// Without a partner the second tensor is the first again, its
 	// bindings merged into the first's and its workgroups none.
 	ts := []*gpu.Tensor{in, q, in, q}
-	pk, total := 0, groups
+	total := groups
 	pair, pl, K2 := c.roundPartner(in, mode, bs)
 	if pair != nil {
 		ts[2], ts[3] = pair, roundedTensor(pair.Name, K2, 1)
-		pk, total = K2, groups+(K2+255)/256
+		p.Second = quantSide{K2, 1, 1, pl}
+		total = groups + (K2+255)/256
 	}
-	p.u(pk, 1, 0, 0, 1)
-	p.loc(pl)
-	p.u(groups)
 	if err := c.dispatch("quantize_act", "", p, false, ts, total); err != nil {
 		return nil, l, err
 	}

@@ -125,24 +125,20 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 		return err
 	}
 	q, k := rq.In, s.rk.In
-	nq, nk, eq, ek, has := q, q, float32(0), float32(0), 0
+	nq, nk, eq, ek, has := q, q, float32(0), float32(0), false
 	if s.qn != nil {
 		q, k = s.qn.In, s.kn.In
-		nq, nk, eq, ek, has = s.qn.Weight, s.kn.Weight, s.qn.Eps, s.kn.Eps, 1
+		nq, nk, eq, ek, has = s.qn.Weight, s.kn.Weight, s.qn.Eps, s.kn.Eps, true
 	}
 	ls, err := locsOf(q, at.Out, k, st.V, nq, nk)
 	if err != nil {
 		return err
 	}
-	p, sc, chunks, err := c.stepWords(at, rq, ls[0], 0, 0, 0, 0)
+	sp, sc, chunks, err := c.stepWords(at, rq, ls[0])
 	if err != nil {
 		return err
 	}
-	p.u(has)
-	p.f(eq, ek)
-	for _, l := range ls[2:] {
-		p.loc(l)
-	}
+	p := attentionStepParams{sp, has, eq, ek, ls[2], ls[3], ls[4], ls[5]}
 	c.fused = s.n - 1
 	H := rq.In.Shape[1]
 	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ropeFactors(rq, q), nq, nk}, H*chunks); err != nil {
@@ -151,26 +147,39 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 	return c.attentionValues(at, sc, chunks, ls[1])
 }
 
-// stepWords packs the words the step kernels share (step_row.wgsl) for
-// the attention at and the query's rope rq: attention.wgsl's 0..8, the
-// query at 9 (location lq), 14 the score chunks, own at 15..18 (the
-// kernel's), the rope constants at 19..27. It returns them with the
-// scores' scratch and the number of chunks.
-func (c *compiler) stepWords(at *gpu.Attention, rq *gpu.Rope, lq loc, own ...uint32) (params, *gpu.Tensor, int, error) {
+// stepParams are the words the step kernels share (parts/step_row.wgsl):
+// the attention's, the query, the workgroups splitting each score row,
+// the query's rope.
+type stepParams struct {
+	attentionParams
+	Q      loc
+	Chunks int
+	ropeParams
+}
+
+// attentionStepParams are attention_step.wgsl's words: whether the query
+// and key heads are normalised first (Qwen3), with what eps, the step's
+// new key and value rows, the norms' weights.
+type attentionStepParams struct {
+	stepParams
+	Norms        bool
+	EpsQ, EpsK   float32
+	K, V         loc
+	NormQ, NormK loc
+}
+
+// stepWords are the words the step kernels share for the attention at and
+// the query's rope rq, the query at lq. It returns them with the scores'
+// scratch and the number of chunks.
+func (c *compiler) stepWords(at *gpu.Attention, rq *gpu.Rope, lq loc) (stepParams, *gpu.Tensor, int, error) {
 	c.p.needCtx(at.CacheK.Shape[1])
 	DK, H := at.Q.Shape[0], at.Q.Shape[1]
 	chunks := scoreChunks(at)
 	sc := c.scores(chunks, H, 1)
 	if sc == nil {
-		return nil, nil, 0, fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
+		return stepParams{}, nil, 0, fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
 	}
-	var p params
-	c.attentionWords(&p, at, DK, H, 1)
-	p.loc(lq)
-	p.u(chunks)
-	p = append(p, own...)
-	c.ropeWords(&p, rq)
-	return p, sc, chunks, nil
+	return stepParams{attentionWords(at, DK, H, 1), lq, chunks, ropeWords(rq)}, sc, chunks, nil
 }
 
 // ropeFactors is what a rope's frequency factors bind: the factors, or

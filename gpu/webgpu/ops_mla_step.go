@@ -2,11 +2,7 @@
 
 package webgpu
 
-import (
-	"math"
-
-	"github.com/emberllm/ember/gpu"
-)
+import "github.com/emberllm/ember/gpu"
 
 // mlaStep is the run of ops a decode step's latent attention makes
 // (engine/model/deepseek2.go): the query's rope into the tail of the
@@ -95,6 +91,17 @@ func (c *compiler) matchMLAStep(op gpu.Op) *mlaStep {
 	return &s
 }
 
+// mlaStepParams are mla_step.wgsl's words: the latent length R (a cached
+// row's rope part follows it), the latent norm's eps, the query's rope
+// part, the step's new row and the latent norm's weight.
+type mlaStepParams struct {
+	stepParams
+	R              int
+	Eps            float32
+	QueryRope, Row loc
+	Norm           loc
+}
+
 // lowerMLAStep lowers a matched latent attention block into one mla_step
 // dispatch and the value pass, after checking each op as its own
 // lowering would.
@@ -113,14 +120,11 @@ func (c *compiler) lowerMLAStep(s *mlaStep) error {
 	if err != nil {
 		return err
 	}
-	p, sc, chunks, err := c.stepWords(at, rq, ls[0], uint32(at.DV), math.Float32bits(norm.Eps), 0, 0)
+	sp, sc, chunks, err := c.stepWords(at, rq, ls[0])
 	if err != nil {
 		return err
 	}
-	p.u(0)
-	p.loc(ls[2])
-	p.loc(ls[3])
-	p.loc(ls[4])
+	p := mlaStepParams{sp, at.DV, norm.Eps, ls[2], ls[3], ls[4]}
 	c.fused = 4
 	H := at.Q.Shape[1]
 	if err := c.dispatch("mla_step", cacheDecoder(at), p, true, []*gpu.Tensor{at.Q, at.CacheK, sc, rq.In, s.st.K, ropeFactors(rq, rq.In), norm.Weight}, H*chunks); err != nil {

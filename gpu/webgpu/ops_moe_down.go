@@ -97,27 +97,21 @@ func (c *compiler) lowerMoEDownRounded(o *gpu.MatMulID, m *moeDown, in *gpu.Tens
 	return c.dispatch("moe_down_rounded", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, m.ws.Weights, m.res, m.add.Out, m.sDown.W, shared.t}, rowGroups(N)*T)
 }
 
-// words are moe_down_rounded's words 0..51: matmul_id's
-// for the down product o (input at li, ids at lid), the routing weights,
-// the residual, the output and the shared experts' input at ls.
-func (m *moeDown) words(o *gpu.MatMulID, li, lid, ls loc) (params, error) {
+// moeDownParams are moe_down_rounded.wgsl's words: the routing weights,
+// the residual, the output and the shared experts' rounded input.
+type moeDownParams struct {
+	expertParams
+	Weights, Res, Out, Shared loc
+}
+
+// words are moe_down_rounded's words for the down product o (input at li,
+// ids at lid), the shared experts' input at ls.
+func (m *moeDown) words(o *gpu.MatMulID, li, lid, ls loc) (moeDownParams, error) {
 	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
 	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
 	lx, err := locsOf(m.ws.Weights, m.res, m.add.Out)
 	if err != nil {
-		return nil, err
+		return moeDownParams{}, err
 	}
-	var p params
-	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
-	p.loc(li)
-	p.loc(lid)
-	p.loc(loc{}) // the products, not written
-	p.u(0, E, 0, 1)
-	p.loc(lx[0])
-	p.loc(loc{}) // the sum, not written
-	p.u(0)
-	p.loc(lx[1])
-	p.loc(lx[2])
-	p.loc(ls)
-	return p, nil
+	return moeDownParams{expertParams{K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1], li, lid}, lx[0], lx[1], lx[2], ls}, nil
 }

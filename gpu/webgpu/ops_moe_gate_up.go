@@ -41,6 +41,17 @@ func (c *compiler) matchMoEGateUp(o *gpu.MatMulID, in *gpu.Tensor, parts int) *m
 	return &m
 }
 
+// moeGateUpParams are moe_gate_up.wgsl's words: F the chosen experts'
+// gated units, NS the shared experts' rows and FS their gated units; for
+// moe_gate_up_round, how each is rounded for the down products.
+type moeGateUpParams struct {
+	expertParams
+	F                  loc
+	NS                 int
+	FS                 loc
+	Round, RoundShared roundRows
+}
+
 // lowerMoEGateUp adds the moe_gate_up dispatch of a matched run after the
 // gate product o; in and li are o's (rounded) input and its location, lid
 // the ids'.
@@ -51,13 +62,7 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 	if err != nil {
 		return err
 	}
-	var p params
-	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1])
-	p.loc(li)
-	p.loc(lid)
-	p.loc(ls[0])
-	p.u(NS)
-	p.loc(ls[1])
+	p := moeGateUpParams{expertParams: expertParams{K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1], li, lid}, F: ls[0], NS: NS, FS: ls[1]}
 	c.fused = 5
 	ts := []*gpu.Tensor{o.W, in, o.IDs, m.sw.Out, m.sSw.Out, m.up.W, m.sGate.W, m.sUp.W}
 	if c.be.limits.MaxStorageBuffersPerShaderStage >= moeBindings+2 {
@@ -66,7 +71,7 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 		// experts' too, or a quantize_act does).
 		if r := c.roundingProduct(m.sw.Out, ls[0], N, S, T, 1, 5); r != nil {
 			r.use(c)
-			r.words(&p)
+			p.Round = r.words()
 			shared := c.roundingProduct(m.sSw.Out, ls[1], NS, 1, T, 1, 5)
 			if shared == nil {
 				// no rows: writes nothing; Y bound twice is one binding
@@ -74,7 +79,7 @@ func (c *compiler) lowerMoEGateUp(o *gpu.MatMulID, m *moeGateUp, in *gpu.Tensor,
 			} else {
 				shared.use(c)
 			}
-			shared.words(&p)
+			p.RoundShared = shared.words()
 			return c.dispatch("moe_gate_up_round", dec, p, false, append(ts, r.q, shared.q), N/roundingRows*S*T+NS/roundingRows*T)
 		}
 	}

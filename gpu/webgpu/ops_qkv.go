@@ -80,6 +80,17 @@ func qkvTypes(q, t gpu.Type, i int) bool {
 	return eq == nil && et == nil && mq == mt && bq == bt
 }
 
+// qkvParams are matmul_qkv.wgsl's words: rows of K values (RowBytes bytes
+// in W's and V's layout, RowBytesU in U's), NQ query rows and NK key and
+// value rows, the input, the three outputs, Count the products (2: no
+// values).
+type qkvParams struct {
+	K, NQ, NK, T, RowBytes int
+	In                     loc
+	OutQ, OutK, OutV       loc
+	Count, RowBytesU       int
+}
+
 // lowerQKV adds the matmul_qkv dispatch of a qkvRun; li is the input's
 // location, dec the weights' decoder.
 func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec string) error {
@@ -99,13 +110,7 @@ func (c *compiler) lowerQKV(run []*gpu.MatMul, in *gpu.Tensor, li loc, dec strin
 		dec += "+" + dv
 		rbU = ws[2].Type.RowBytes(K)
 	}
-	var p params
-	p.u(K, NQ, NK, 1, rb)
-	p.loc(li)
-	p.loc(ls[0])
-	p.loc(ls[1])
-	p.loc(ls[2])
-	p.u(len(run), rbU)
+	p := qkvParams{K: K, NQ: NQ, NK: NK, T: 1, RowBytes: rb, In: li, OutQ: ls[0], OutK: ls[1], OutV: ls[2], Count: len(run), RowBytesU: rbU}
 	c.fused = len(run) - 1
 	return c.dispatch("matmul_qkv", dec, p, false, []*gpu.Tensor{ws[0], in, outs[0], outs[1], outs[2], ws[1], ws[2]}, rowGroups(NQ)+(len(run)-1)*rowGroups(NK))
 }

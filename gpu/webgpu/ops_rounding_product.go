@@ -105,9 +105,24 @@ func (r *outputRounding) use(c *compiler) {
 	c.fresh[r.key] = roundedAct{r.q, roundedLoc(r.K, r.rows)}
 }
 
-// words appends round_rows.wgsl's six words (the last unused).
-func (r *outputRounding) words(p *params) {
-	p.u(r.mode, r.off, r.stride, r.K, r.rows, 0)
+// roundRows are the words of one rounded output (parts/round_rows.wgsl):
+// quantize_act's mode, and the reader's offset, row stride, row length
+// and rows within the output.
+type roundRows struct {
+	Mode, Off, Stride, K, Rows int
+}
+
+// words are r's round_rows words.
+func (r *outputRounding) words() roundRows {
+	return roundRows{r.mode, r.off, r.stride, r.K, r.rows}
+}
+
+// matmulRoundParams are matmul_round.wgsl's words: the rounding of the
+// output and the byte of W's binding where row 0 starts.
+type matmulRoundParams struct {
+	productParams
+	Round roundRows
+	Base  int
 }
 
 // lowerRoundingProduct adds the matmul_round dispatch of the decode
@@ -115,11 +130,6 @@ func (r *outputRounding) words(p *params) {
 // bound as pt.
 func (c *compiler) lowerRoundingProduct(o *gpu.MatMul, r *outputRounding, in *gpu.Tensor, li, lo loc, dec string, K, N, B, rb int, pt part) error {
 	r.use(c)
-	var p params
-	p.u(K, N, B, 1, rb)
-	p.loc(li)
-	p.loc(lo)
-	r.words(&p)
-	p.u(pt.base)
+	p := matmulRoundParams{productParams{K, N, B, 1, rb, li, lo}, r.words(), pt.base}
 	return c.dispatchPart("matmul_round", dec, p, false, []*gpu.Tensor{o.W, in, o.Out, r.q}, pt, N/roundingRows*B)
 }

@@ -8,6 +8,16 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
+// routeParams are route.wgsl's words: E experts choosing K, the gating,
+// whether a selection bias is bound, whether the chosen weights are
+// normalised, their scale.
+type routeParams struct {
+	E, K, Gating         int
+	HasBias, Norm        bool
+	Scale                float32
+	Logits, IDs, Weights loc
+}
+
 func (c *compiler) lowerRoute(o *gpu.Route) error {
 	if err := gpu.CheckRoute(o); err != nil {
 		return err
@@ -16,29 +26,35 @@ func (c *compiler) lowerRoute(o *gpu.Route) error {
 	if E > 512 || K > 32 {
 		return fmt.Errorf("%d experts choosing %d: the WebGPU router takes at most 512 and 32", E, K)
 	}
-	bias, has := o.Logits, 0
+	bias := o.Logits
 	if o.Bias != nil {
 		if o.Bias.Kind == gpu.View || !o.Bias.Contiguous() {
 			return fmt.Errorf("Bias %s must be packed", o.Bias.Name)
 		}
-		bias, has = o.Bias, 1
+		bias = o.Bias
 	}
 	ls, err := locsOf(o.Logits, o.IDs, o.Weights)
 	if err != nil {
 		return err
 	}
-	ll, li, lw := ls[0], ls[1], ls[2]
-	norm := 0
-	if o.Norm {
-		norm = 1
-	}
-	var p params
-	p.u(E, K, int(o.Gating), has, norm)
-	p.f(o.Scale)
-	p.loc(ll)
-	p.loc(li)
-	p.loc(lw)
+	p := routeParams{E: E, K: K, Gating: int(o.Gating), HasBias: o.Bias != nil, Norm: o.Norm, Scale: o.Scale, Logits: ls[0], IDs: ls[1], Weights: ls[2]}
 	return c.dispatch("route", "", p, false, []*gpu.Tensor{o.Logits, bias, o.IDs, o.Weights}, T)
+}
+
+// weightedSumParams are weighted_sum.wgsl's words: N values of S slots of
+// T tokens, the residual add it may take, and a word of zero (nofuse).
+type weightedSumParams struct {
+	N, S, T          int
+	In, Weights, Out loc
+	residualParams
+	Zero int
+}
+
+// residualParams are the words of a residual add fused after a sum:
+// F = sum + E, when Add.
+type residualParams struct {
+	Add  bool
+	E, F loc
 }
 
 func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
@@ -55,41 +71,31 @@ func (c *compiler) lowerWeightedSum(o *gpu.WeightedSum) error {
 	if err != nil {
 		return err
 	}
-	li, lw, lo := ls[0], ls[1], ls[2]
-	var p params
-	p.u(N, S, T)
-	p.loc(li)
-	p.loc(lw)
-	p.loc(lo)
-	other, out, err := c.residual(&p, 0, o.Out, o.In, o.Weights)
+	p := weightedSumParams{N: N, S: S, T: T, In: ls[0], Weights: ls[1], Out: ls[2]}
+	other, out, err := c.residual(&p.residualParams, 0, o.Out, o.In, o.Weights)
 	if err != nil {
 		return err
 	}
-	p.u(0) // nofuse's ZERO_WORD
 	return c.dispatch("weighted_sum", "", p, false, []*gpu.Tensor{o.In, o.Weights, o.Out, other, out}, groupsOf64(N*T))
 }
 
 // residual fuses the Add that addAfter(i, sum, reads...) finds after a
-// weighted sum: it appends the kernel's add words to p (the flag, then
-// the other operand's and the output's locations) and counts the ops
+// weighted sum: it sets the kernel's add words p and counts the ops
 // fused, and returns the tensors to bind for them. Without an add, both
 // are sum, bound and never touched.
-func (c *compiler) residual(p *params, i int, sum *gpu.Tensor, reads ...*gpu.Tensor) (other, out *gpu.Tensor, err error) {
-	kind, other, out := 1, sum, sum
+func (c *compiler) residual(p *residualParams, i int, sum *gpu.Tensor, reads ...*gpu.Tensor) (other, out *gpu.Tensor, err error) {
+	other, out = sum, sum
 	c.fused = i
-	if e, f := c.addAfter(i, sum, reads...); e != nil {
+	e, f := c.addAfter(i, sum, reads...)
+	if e != nil {
 		other, out = e, f
 		c.fused++
-	} else {
-		kind = 0
 	}
 	lx, err := locsOf(other, out)
 	if err != nil {
 		return nil, nil, err
 	}
-	p.u(kind)
-	p.loc(lx[0])
-	p.loc(lx[1])
+	*p = residualParams{Add: e != nil, E: lx[0], F: lx[1]}
 	return other, out, nil
 }
 
@@ -124,6 +130,42 @@ func (c *compiler) addAfter(i int, t *gpu.Tensor, reads ...*gpu.Tensor) (other, 
 		}
 	}
 	return other, a.Out
+}
+
+// expertParams are the words parts/expert_rows.wgsl reads, with
+// parts/matvec.wgsl's: the products by expert id of S slots of T tokens,
+// rows of K values (RowBytes bytes each) and N rows an expert, Experts
+// experts, InRows rows of In a token (S, or 1 where the slots share one),
+// the chosen ids.
+type expertParams struct {
+	K, N, S, T, RowBytes int
+	Experts, InRows      int
+	In, IDs              loc
+}
+
+// matmulIDParams are matmul_id.wgsl's words: the output, and the experts
+// R0..R1 of this dispatch's binding of W, from its byte Base, Last for the
+// dispatch that also writes the zeros of ids out of range.
+type matmulIDParams struct {
+	expertParams
+	Out          loc
+	R0, R1, Base int
+	Last         bool
+}
+
+// expertGateUpParams are matmul_id_gate_up.wgsl's words: Out the gates'
+// products, U the ups', F the gated units.
+type expertGateUpParams struct {
+	expertParams
+	Out, U, F loc
+}
+
+// expertSumParams are matmul_id_weighted.wgsl's words: Out the products,
+// the routing weights, their weighted Sum, and the residual add after it.
+type expertSumParams struct {
+	expertParams
+	Out, Weights, Sum loc
+	residualParams
 }
 
 func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
@@ -177,15 +219,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		if err != nil {
 			return err
 		}
-		var p params
-		p.u(K, N, S, T, rb, E, Sin)
-		p.loc(li)
-		p.loc(lid)
-		p.loc(lo)
-		p.u(0, E, 0, 1)
-		p.loc(ls[0])
-		p.loc(ls[1])
-		p.u(0)
+		p := expertGateUpParams{expertParams{K, N, S, T, rb, E, Sin, li, lid}, lo, ls[0], ls[1]}
 		c.fused = 2
 		return c.dispatch("matmul_id_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, up.Out, sw.Out, up.W}, rowGroups(N)*S*T)
 	}
@@ -193,12 +227,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		return c.lowerMatMulIDWeighted(o, ws, in, dec, li, lid, lo)
 	}
 	for _, pt := range parts {
-		var p params
-		p.u(K, N, S, T, rb, E, Sin)
-		p.loc(li)
-		p.loc(lid)
-		p.loc(lo)
-		p.u(pt.r0, pt.r1, pt.base, b2i(pt.last))
+		p := matmulIDParams{expertParams{K, N, S, T, rb, E, Sin, li, lid}, lo, pt.r0, pt.r1, pt.base, pt.last}
 		if err := c.dispatchPart("matmul_id", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out}, pt, rowGroups(N)*S*T); err != nil {
 			return err
 		}
@@ -209,6 +238,12 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 // topKMax is the largest K of the WebGPU top-k: the candidates it sorts
 // fit in 16 KiB of workgroup memory (wgsl/topk.wgsl's CAP).
 const topKMax = 1024
+
+// topKParams are topk.wgsl's words: the K largest of rows of N values.
+type topKParams struct {
+	N, K          int
+	In, IDs, Vals loc
+}
 
 func (c *compiler) lowerTopK(o *gpu.TopK) error {
 	if err := gpu.CheckTopK(o); err != nil {
@@ -222,13 +257,19 @@ func (c *compiler) lowerTopK(o *gpu.TopK) error {
 	if err != nil {
 		return err
 	}
-	li, lid, lv := ls[0], ls[1], ls[2]
-	var p params
-	p.u(V, K)
-	p.loc(li)
-	p.loc(lid)
-	p.loc(lv)
+	p := topKParams{N: V, K: K, In: ls[0], IDs: ls[1], Vals: ls[2]}
 	return c.dispatch("topk", "", p, false, []*gpu.Tensor{o.In, o.IDs, o.Vals}, T)
+}
+
+// copyParams are copy.wgsl's words: N elements, In's and Out's shapes and
+// locations, which of them is F16.
+type copyParams struct {
+	N               int
+	InShape         [4]int
+	In              loc
+	OutShape        [4]int
+	Out             loc
+	InHalf, OutHalf bool
 }
 
 func (c *compiler) lowerCopy(o *gpu.Copy) error {
@@ -247,23 +288,10 @@ func (c *compiler) lowerCopy(o *gpu.Copy) error {
 		return err
 	}
 	li, lo := ls[0], ls[1]
-	inF16, outF16 := 0, 0
-	if o.In.Type == tF16 {
-		inF16 = 1
+	if o.Out.Type == tF16 && (!o.Out.Contiguous() || lo.off%2 != 0) {
+		return fmt.Errorf("an F16 Out (%s) must be packed and start at an even element on WebGPU", o.Out.Name)
 	}
-	if o.Out.Type == tF16 {
-		outF16 = 1
-		if !o.Out.Contiguous() || lo.off%2 != 0 {
-			return fmt.Errorf("an F16 Out (%s) must be packed and start at an even element on WebGPU", o.Out.Name)
-		}
-	}
-	var p params
-	p.u(n)
-	p.shape(o.In)
-	p.loc(li)
-	p.shape(o.Out)
-	p.loc(lo)
-	p.u(inF16, outF16)
+	p := copyParams{N: n, InShape: o.In.Shape, In: li, OutShape: o.Out.Shape, Out: lo, InHalf: o.In.Type == tF16, OutHalf: o.Out.Type == tF16}
 	return c.dispatch("copy", "", p, false, []*gpu.Tensor{o.In, o.Out}, groupsOf64((n+1)/2))
 }
 
@@ -351,16 +379,9 @@ func (c *compiler) lowerMatMulIDWeighted(o *gpu.MatMulID, ws *gpu.WeightedSum, i
 	if err != nil {
 		return err
 	}
-	var p params
-	p.u(K, N, S, T, o.W.Type.RowBytes(K), E, Sin)
-	p.loc(li)
-	p.loc(lid)
-	p.loc(lo)
-	p.u(0, E, 0, 1)
-	p.loc(ls[0])
-	p.loc(ls[1])
+	p := expertSumParams{expertParams: expertParams{K, N, S, T, o.W.Type.RowBytes(K), E, Sin, li, lid}, Out: lo, Weights: ls[0], Sum: ls[1]}
 	// The weighted sum is fused, and the add after it if there is one.
-	other, out, err := c.residual(&p, 1, ws.Out, ws.In, ws.Weights, o.W, in, o.IDs)
+	other, out, err := c.residual(&p.residualParams, 1, ws.Out, ws.In, ws.Weights, o.W, in, o.IDs)
 	if err != nil {
 		return err
 	}

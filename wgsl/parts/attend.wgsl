@@ -19,14 +19,14 @@ var<workgroup> part: array<f32, 64>; // SCH * SLANES
 
 fn score(j: u32, kbase: u32) -> f32 {
     var s = 0.0;
-    let row = j * pu(6u) + kbase;
-    for (var d = 0u; d < pu(0u); d++) { s += q[d] * kload(row + d); }
-    return s * pf(5u);
+    let row = j * pu(P_KEY_STRIDE) + kbase;
+    for (var d = 0u; d < pu(P_DK); d++) { s += q[d] * kload(row + d); }
+    return s * pf(P_SCALE);
 }
 
 // kpart is lane's share of q · (the key starting at cache element row).
 fn kpart(row: u32, lane: u32) -> f32 {
-    let DK = pu(0u);
+    let DK = pu(P_DK);
     var s = 0.0;
     for (var d = 2u * lane; d + 1u < DK; d += 2u * SLANES) {
         let k = kload2(row + d);

@@ -1,7 +1,9 @@
 // Every kernel's parameter block (shapes, element offsets and strides,
 // constants), written once when the graph is compiled, and helpers to read
-// it. Locations are 5 words: offset, then strides of dims 0..3, in
-// elements.
+// it. The backend declares each kernel's words by name (P_NAME, the first
+// word of a field: gpu/webgpu/params.go), so kernels read pu(P_K) or
+// at(P_IN, ...), never a word number. Locations are 5 words: offset, then
+// strides of dims 0..3, in elements.
 struct Params { v: array<vec4<u32>, 16> }
 @group(0) @binding(0) var<uniform> P: Params;
 
@@ -19,6 +21,14 @@ fn pu_bound(i: u32, wid: vec3<u32>) -> u32 { return select(pu(i), 0u, wid.z > 65
 // The workgroup's index over a grid spread across x and y (a dimension
 // holds at most 65535 workgroups).
 fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
+
+// coords splits element index e of a shape (4 words from word shape) into
+// its (i0, i1, i2, i3).
+fn coords(shape: u32, e: u32) -> vec4<u32> {
+    let r1 = e / pu(shape);
+    let r2 = r1 / pu(shape + 1u);
+    return vec4<u32>(e % pu(shape), r1 % pu(shape + 1u), r2 % pu(shape + 2u), r2 / pu(shape + 2u));
+}
 
 // at is the element index of (i0, i1, i2, i3) at the location stored at
 // params word base.

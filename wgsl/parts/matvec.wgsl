@@ -17,8 +17,9 @@ fn wg_count(n: u32) -> u32 { return (n + WG_ROWS - 1u) / WG_ROWS; }
 // its workgroup's, and group_lane is the thread's place in its group.
 fn group_row(li: u32) -> u32 { return (li / WG) * ROWS; }
 fn group_lane(li: u32) -> u32 { return li % WG; }
-// The parameter word holding a weight row's length in bytes.
-const ROW_BYTES_WORD = 4u;
+// The parameter word holding a weight row's length in bytes (a kernel of
+// two weight types gives the second its own: Other).
+const ROW_BYTES_WORD = P_ROW_BYTES;
 var<private> acc: array<f32, ROWS>;
 
 // accumulate adds thread li's share of rows row0 .. row0+ROWS-1 of W times
@@ -27,7 +28,7 @@ var<private> acc: array<f32, ROWS>;
 // byte base of the binding (a range of a tensor split across bindings).
 fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
     let rbytes = pu(ROW_BYTES_WORD);
-    let units = pu(0u) / BLOCK * PARTS;
+    let units = pu(P_K) / BLOCK * PARTS;
     for (var u = li; u < units; u += WG) {
         let blk = u / PARTS;
         let part = u % PARTS;

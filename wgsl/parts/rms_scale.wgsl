@@ -2,13 +2,13 @@
 // (NT a power of two the kernel declares). Call from uniform control flow.
 var<workgroup> red: array<f32, NT>;
 
-// rms_scale is 1/sqrt(mean(In²) + eps) of row (i1, i2, i3) of In (X at
-// location 5), with words 0 row length and 3 eps.
+// rms_scale is 1/sqrt(mean(In²) + eps) of row (i1, i2, i3) of In (X):
+// words P_N (the row length), P_EPS and P_IN.
 fn rms_scale(li: u32, i1: u32, i2: u32, i3: u32) -> f32 {
-    let n = pu(0u);
+    let n = pu(P_N);
     var s = 0.0;
     for (var i = li; i < n; i += NT) {
-        let x = X[at(5u, i, i1, i2, i3)];
+        let x = X[at(P_IN, i, i1, i2, i3)];
         s += x * x;
     }
     red[li] = s;
@@ -17,5 +17,5 @@ fn rms_scale(li: u32, i1: u32, i2: u32, i3: u32) -> f32 {
         if (li < w) { red[li] += red[li + w]; }
         workgroupBarrier();
     }
-    return 1.0 / sqrt(red[0] / f32(n) + pf(3u));
+    return 1.0 / sqrt(red[0] / f32(n) + pf(P_EPS));
 }

@@ -1,7 +1,6 @@
 // ggml's rotation of pair p at a position: float32 angles advanced by
 // theta_scale per pair, divided by frequency factors (FF), YaRN's ramp,
-// magnitude scale. The rope constants are 9 words from base: dims, NeoX,
-// theta_scale, freq_scale, ext_factor, YaRN range (2), mscale, has factors.
+// magnitude scale. Words: ropeParams.
 
 // Reduces an angle to [-π, π] in two steps (2π split in a head and a
 // tail), so large positions keep their precision.
@@ -31,24 +30,24 @@ fn cos_sin(x: f32) -> vec2<f32> {
 }
 
 // rope_cs is (cos, sin) of pair p at position pos, times mscale.
-fn rope_cs(base: u32, p: u32, pos: u32) -> vec2<f32> {
+fn rope_cs(p: u32, pos: u32) -> vec2<f32> {
     var theta = f32(pos);
-    for (var k = 0u; k < p; k++) { theta *= pf(base + 2u); }
+    for (var k = 0u; k < p; k++) { theta *= pf(P_THETA_SCALE); }
     var extrap = theta;
-    if (pu(base + 8u) != 0u) { extrap = theta / FF[p]; }
-    let interp = pf(base + 3u) * extrap;
+    if (pu(P_HAS_FACTORS) != 0u) { extrap = theta / FF[p]; }
+    let interp = pf(P_FREQ_SCALE) * extrap;
     var th = interp;
-    let ext = pf(base + 4u);
+    let ext = pf(P_EXT_FACTOR);
     if (ext != 0.0) {
-        let y = (f32(p) - pf(base + 5u)) / max(0.001, pf(base + 6u) - pf(base + 5u));
+        let y = (f32(p) - pf(P_CORR_LO)) / max(0.001, pf(P_CORR_HI) - pf(P_CORR_LO));
         let mix = (1.0 - min(1.0, max(0.0, y))) * ext;
         th = interp * (1.0 - mix) + extrap * mix;
     }
-    return cos_sin(reduce_angle(th)) * pf(base + 7u);
+    return cos_sin(reduce_angle(th)) * pf(P_MSCALE);
 }
 
 // rope_pair is the element indices (a, b) rotated together as pair p.
-fn rope_pair(base: u32, p: u32) -> vec2<u32> {
-    if (pu(base + 1u) != 0u) { return vec2<u32>(p, p + pu(base) / 2u); }
+fn rope_pair(p: u32) -> vec2<u32> {
+    if (pu(P_ROPE_NEOX) != 0u) { return vec2<u32>(p, p + pu(P_ROPE_DIMS) / 2u); }
     return vec2<u32>(2u * p, 2u * p + 1u);
 }

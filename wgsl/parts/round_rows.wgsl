@@ -5,26 +5,27 @@
 // the output (MLA's k_b reads the first 192 of each head's 256 query
 // values): element r of the output's buffer is the reader's (k, row)
 // where r - off = row·stride + k, k < K2, row < rows, and goes to the
-// packed copy at row·K2 + k. Words from the caller's w: the mode, the
-// reader's offset, its row stride, K2, rows.
-// Needs binding Y, the rounded copy.
+// packed copy at row·K2 + k. Needs binding Y, the rounded copy.
 //!use round_q8
 var<workgroup> block_rows: array<f32, WG_ROWS>;
 
+// RoundRows is one rounded output's words (roundRows): quantize_act's
+// mode, and the reader's offset, row stride, K2 and rows.
+struct RoundRows { mode: u32, off: u32, stride: u32, k: u32, rows: u32 }
+
 // round_rows writes the rounded copy of thread li's row value v, the
 // output's element r, where own says the thread holds one (li % WG <
-// ROWS, a row below N); the words start at w. Call it from uniform
-// control flow.
-fn round_rows(li: u32, own: bool, v: f32, r: u32, w: u32) {
+// ROWS, a row below N). Call it from uniform control flow.
+fn round_rows(li: u32, own: bool, v: f32, r: u32, w: RoundRows) {
     let j = group_row(li) + group_lane(li);
     if (group_lane(li) < ROWS) { block_rows[j] = select(0.0, v, own); }
     workgroupBarrier();
-    let d = r - pu(w + 1u);
-    let row = d / pu(w + 2u);
-    let k = d % pu(w + 2u);
-    if (!own || r < pu(w + 1u) || row >= pu(w + 4u) || k >= pu(w + 3u)) { return; }
-    let u = row * pu(w + 3u) + k;
-    let mode = pu(w);
+    let d = r - w.off;
+    let row = d / w.stride;
+    let k = d % w.stride;
+    if (!own || r < w.off || row >= w.rows || k >= w.k) { return; }
+    let u = row * w.k + k;
+    let mode = w.mode;
     if (mode == 2u) {
         Y[u] = half(v);
         return;

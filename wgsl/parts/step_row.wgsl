@@ -2,8 +2,7 @@
 // workgroup memory beside the query (attention_step, mla_step): the row
 // kn, its RMSNorm factor, the rope of both, and the scores of
 // attention_scores.wgsl with row pos read from kn, never from the cache
-// another workgroup is writing. Words as attention_step's: 0 DK, 5 scale,
-// 6 cache row stride, 14 S (chunks per score row), rope constants at 19.
+// another workgroup is writing. Words: stepParams.
 var<workgroup> kn: array<f32, 640>;
 
 // rms_kn is the RMSNorm factor of kn's first n values, summed as
@@ -18,9 +17,9 @@ fn rms_kn(li: u32, n: u32, eps: f32) -> f32 {
 // rotated elements starting at element off, then rounds both as the cache
 // stores them. Call from uniform control flow.
 fn rope_step(li: u32, off: u32, pos: u32) {
-    for (var p = li; p < pu(19u) / 2u; p += 64u) {
-        let ab = rope_pair(19u, p) + vec2<u32>(off, off);
-        let cs = rope_cs(19u, p, pos);
+    for (var p = li; p < pu(P_ROPE_DIMS) / 2u; p += 64u) {
+        let ab = rope_pair(p) + vec2<u32>(off, off);
+        let cs = rope_cs(p, pos);
         let q0 = q[ab.x];
         let q1 = q[ab.y];
         q[ab.x] = q0 * cs.x - q1 * cs.y;
@@ -31,7 +30,7 @@ fn rope_step(li: u32, off: u32, pos: u32) {
         kn[ab.y] = k0 * cs.y + k1 * cs.x;
     }
     workgroupBarrier();
-    for (var d = li; d < pu(0u); d += 64u) {
+    for (var d = li; d < pu(P_DK); d += 64u) {
         q[d] = cached(q[d]);
         kn[d] = cached(kn[d]);
     }
@@ -41,7 +40,7 @@ fn rope_step(li: u32, off: u32, pos: u32) {
 // kn_part is kpart with the new row kn as the key: the same products in
 // the same order as that row read back from the cache.
 fn kn_part(lane: u32) -> f32 {
-    let DK = pu(0u);
+    let DK = pu(P_DK);
     var s = 0.0;
     for (var d = 2u * lane; d + 1u < DK; d += 2u * SLANES) { s += q[d] * kn[d] + q[d + 1u] * kn[d + 1u]; }
     if (DK % 2u == 1u && lane == 0u) { s += q[DK - 1u] * kn[DK - 1u]; }
@@ -57,7 +56,7 @@ fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
         let j = c * SCH + r;
         var s = 0.0;
         if (j < pos) {
-            s = kpart(j * pu(6u) + kbase, lane);
+            s = kpart(j * pu(P_KEY_STRIDE) + kbase, lane);
         } else if (j == pos) {
             s = kn_part(lane);
         }
@@ -68,6 +67,6 @@ fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
     if (li < SCH && j <= pos) {
         var s = 0.0;
         for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
-        SC[h * pu(14u) * SCH + j] = s * pf(5u);
+        SC[h * pu(P_CHUNKS) * SCH + j] = s * pf(P_SCALE);
     }
 }

@@ -5,7 +5,7 @@
 //!use tile_parts
 struct Raw { v: Vals }
 fn tile_value(rb: u32, k: u32) -> f32 {
-    let K = pu(0u);
+    let K = pu(P_K);
     return select(0.0, dq(rb, min(k, K - 1u)), k < K);
 }
 fn fetch(rb: u32, k0: u32, part: u32) -> Raw {

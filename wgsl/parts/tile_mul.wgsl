@@ -29,7 +29,7 @@ fn fetch_x(xo: u32, xs0: u32, k0: u32) -> Vals {
         vec4<f32>(x_at(xo, xs0, k0 + 4u), x_at(xo, xs0, k0 + 5u), x_at(xo, xs0, k0 + 6u), x_at(xo, xs0, k0 + 7u)));
 }
 fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
-    let K = pu(0u);
+    let K = pu(P_K);
     return select(0.0, X[xo + min(k, K - 1u) * xs0], k < K);
 }
 
@@ -54,7 +54,7 @@ fn block(li: u32) -> vec2<u32> {
 // brings the row loaded(li) (at byte rb of W) and that column (at element
 // xo of X, elements xs0 apart). Call it from uniform control flow.
 fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
-    let K = pu(0u);
+    let K = pu(P_K);
     let lr = loaded(li);
     let lp = li % 4u;
     let run = tile_at(lp);

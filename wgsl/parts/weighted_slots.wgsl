@@ -3,18 +3,16 @@
 // their sum weighted by Weights[s, t] in weighted_sum's order. The kernel
 // defines slot_input, which returns where slot x's input row starts (a
 // kernel may prepare it first), and slot_product, which gets each slot's
-// product of row n. Words as
-// matmul_id's (0 K, 1 N, 2 S, 3 T, 4 row bytes, 5 experts, 6 In rows per
-// token, In at 7, IDs at 12; the weights whole: experts 0 .. word 23, from
-// byte 24 of W), Weights at 26.
+// product of row n. Words: expertParams and Weights; the weights are
+// bound whole.
 struct SlotSum { x: ExpertRows, y: f32 }
 
 // weighted_slots returns workgroup g's rows (of its last slot: the same
 // rows and token as every slot's), n0 the first of the thread's matvec
 // group, and thread li's weighted sum; call it from uniform control flow.
 fn weighted_slots(g: u32, l: Lane) -> SlotSum {
-    let N = pu(1u);
-    let S = pu(2u);
+    let N = pu(P_N);
+    let S = pu(P_S);
     let groups = wg_count(N);
     let li = group_lane(l.li);
     // the groups of slot s of this workgroup's token, as matmul_id numbers them
@@ -31,11 +29,11 @@ fn weighted_slots(g: u32, l: Lane) -> SlotSum {
         }
         // An id out of range gives zeros, as in matmul_id.
         let xo = slot_input(x, l.li);
-        if (x.e < pu(23u) && x.n0 < N) { accumulate(xo, x.e * N + x.n0, N - x.n0, li, pu(24u)); }
+        if (x.e < pu(P_EXPERTS) && x.n0 < N) { accumulate(xo, x.e * N + x.n0, N - x.n0, li, 0u); }
         let sum = reduce_rows(l);
         if (x.live && li < ROWS && x.n0 + li < N) {
             slot_product(x, s, x.n0 + li, sum);
-            y += Wt[at(26u, s, x.t, 0u, 0u)] * sum;
+            y += Wt[at(P_WEIGHTS, s, x.t, 0u, 0u)] * sum;
         }
     }
     return SlotSum(x, y);
