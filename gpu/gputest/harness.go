@@ -10,6 +10,7 @@ import (
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/gpu/cpu"
 )
 
 // env is one test's backend, random source and graph under construction.
@@ -133,15 +134,24 @@ func (e *env) weight(name string, typ gguf.TensorType, scale float64, dims ...in
 	return e.g.Bind(name, b), out
 }
 
-// run compiles the graph and runs it at position pos.
+// run compiles the graph and runs it at position pos; on a backend other
+// than the CPU, the same graph runs on the CPU backend too, and each
+// output must be near the CPU's (mirror.go).
 func (e *env) run(pos int) gpu.Program {
 	e.t.Helper()
+	var m *cpuMirror
+	if _, onCPU := e.be.(*cpu.Backend); !onCPU {
+		m = mirror(e.t, e.g)
+	}
 	p, err := e.be.Compile(e.g)
 	if err != nil {
 		e.fatal("compile: %v", err)
 	}
 	if err := p.Run(gpu.Params{Pos: pos}); err != nil {
 		e.fatal("run: %v", err)
+	}
+	if m != nil {
+		m.check(e.t, e.g, pos)
 	}
 	return p
 }
