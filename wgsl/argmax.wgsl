@@ -22,7 +22,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var vi = 0xffffffffu;
     // One workgroup reads a whole vocabulary: sixteen loads in flight per
     // thread rather than one, or the loop waits out each load's latency
-    // (a 150k row took a quarter of a millisecond on an H100). A thread
+    // (a vocabulary of 150k values, in one workgroup). A thread
     // still meets its elements in increasing order, so ties keep the
     // lowest index.
     var i = li;

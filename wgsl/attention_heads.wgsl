@@ -2,9 +2,7 @@
 // key head, token t, one workgroup per (four heads, t): each key and value
 // row is read once for the four, where attention.wgsl reads it once a
 // head. A prefill's queries all read the same cache rows, so the reads,
-// not the arithmetic, were its time: on an H100, GLM-4.7-Flash's (20
-// heads on one latent key head) took 1.0 of a 512-token step's 1.9 s a
-// workgroup a head, 0.35 s four heads a workgroup.
+// not the arithmetic, are its time (bench/JOURNAL.md).
 // Each head's sums are attention.wgsl's, lane g of a vec4 doing what its
 // head's workgroup does, in the same order, so the results are the same
 // bits. Words: attentionKernelParams; H / KV heads a multiple of 4.

@@ -31,8 +31,8 @@ type Options struct {
 	// Mapped keeps weights in the memory Weight is given (a mapping of the
 	// model file) instead of copying them into the process's own memory.
 	// Mapped weights cost no memory beyond the page cache, but streaming
-	// file-backed pages can be several times slower: 8.6 against 26.7
-	// decode tok/s on a 1B Q4_0 model on this project's VMs.
+	// file-backed pages can make decode several times slower
+	// (bench/JOURNAL.md).
 	Mapped bool
 }
 

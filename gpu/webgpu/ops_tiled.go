@@ -13,10 +13,9 @@ const (
 	tiledTokens = 64
 	// tiledFrom is the fewest tokens that take the tiled kernel. A tile
 	// costs its 64 columns of arithmetic however few tokens fill it, the
-	// matvec a read of the weights per token. On an H100 a prefill's
-	// matvecs read about 1 TB/s (223 tok/s for llama3.1:8b Q4_K_M); if a
-	// tile reaches 10 to 20 TFLOP/s they meet between 13 and 25 tokens (an
-	// estimate, not a measurement). Devices of less arithmetic per byte
+	// matvec a read of the weights per token: on a GPU whose tiles reach
+	// 10 to 20 TFLOP/s and whose matvecs read 1 TB/s the two meet between
+	// 13 and 25 tokens (an estimate). Devices of less arithmetic per byte
 	// (integrated GPUs, software) gain from tiles earlier.
 	tiledFrom = 16
 )
