@@ -89,7 +89,9 @@ type Attention struct {
 // SwiGLU is Out = silu(Gate) · Up, elementwise.
 type SwiGLU struct{ Gate, Up, Out *Tensor }
 
-// Add is Out = A + B, elementwise, same shapes.
+// Add is Out = A + B, elementwise; B broadcasts along any dimension where
+// its shape is 1, as Mul's does (a bias {N} added to every column of
+// {N, T}). A and Out have the same shape.
 type Add struct{ A, B, Out *Tensor }
 
 // Mul is Out = A · B, elementwise; B broadcasts along any dimension where

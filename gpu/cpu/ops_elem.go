@@ -46,79 +46,108 @@ func sameShape(a, b *gpu.Tensor, what string) error {
 }
 
 func (c *compiler) lowerAdd(o *gpu.Add) error {
-	for _, e := range []error{wantType(o.A, "A", tF32), wantType(o.B, "B", tF32), wantType(o.Out, "Out", tF32)} {
-		if e != nil {
-			return e
-		}
-	}
-	if err := sameShape(o.A, o.Out, "A and Out"); err != nil {
+	if err := checkBinary(o.A, o.B, o.Out); err != nil {
 		return err
 	}
-	if err := sameShape(o.B, o.Out, "B and Out"); err != nil {
-		return err
-	}
-	if err := wantDense(o.Out, "Out"); err != nil {
-		return err
-	}
-	c.rowKernel("add", o.Out.Rows(), o.Out.Shape[0], refs(o.A, o.B), refs(o.Out), func() func(w, i int) {
-		a, b, out := c.rows(o.A), c.rows(o.B), c.rows(o.Out)
-		return func(w, i int) {
-			x, y, z := a.get(w, i), b.get(w, i), out.out(i)
-			y = y[:len(x)]
-			z = z[:len(x)]
-			for j := range x {
-				z[j] = x[j] + y[j]
+	if o.B.Shape == o.Out.Shape {
+		c.rowKernel("add", o.Out.Rows(), o.Out.Shape[0], refs(o.A, o.B), refs(o.Out), func() func(w, i int) {
+			a, b, out := c.rows(o.A), c.rows(o.B), c.rows(o.Out)
+			return func(w, i int) {
+				x, y, z := a.get(w, i), b.get(w, i), out.out(i)
+				y = y[:len(x)]
+				z = z[:len(x)]
+				for j := range x {
+					z[j] = x[j] + y[j]
+				}
 			}
-		}
-	})
+		})
+		return nil
+	}
+	c.broadcastKernel("add", o.A, o.B, o.Out, true)
 	return nil
 }
 
 func (c *compiler) lowerMul(o *gpu.Mul) error {
-	for _, e := range []error{wantType(o.A, "A", tF32), wantType(o.B, "B", tF32), wantType(o.Out, "Out", tF32)} {
+	if err := checkBinary(o.A, o.B, o.Out); err != nil {
+		return err
+	}
+	c.broadcastKernel("mul", o.A, o.B, o.Out, false)
+	return nil
+}
+
+// checkBinary checks Add's and Mul's operands: F32, Out of A's shape with
+// packed rows, B of A's shape or 1 along any dimension (broadcast).
+func checkBinary(a, b, out *gpu.Tensor) error {
+	for _, e := range []error{wantType(a, "A", tF32), wantType(b, "B", tF32), wantType(out, "Out", tF32)} {
 		if e != nil {
 			return e
 		}
 	}
-	if err := sameShape(o.A, o.Out, "A and Out"); err != nil {
+	if err := sameShape(a, out, "A and Out"); err != nil {
 		return err
 	}
 	for d := 0; d < 4; d++ {
-		if o.B.Shape[d] != o.A.Shape[d] && o.B.Shape[d] != 1 {
-			return fmt.Errorf("B %v does not broadcast to A %v", o.B.Shape, o.A.Shape)
+		if b.Shape[d] != a.Shape[d] && b.Shape[d] != 1 {
+			return fmt.Errorf("B %v does not broadcast to A %v", b.Shape, a.Shape)
 		}
 	}
-	if err := wantDense(o.Out, "Out"); err != nil {
-		return err
-	}
-	sh, bsh := o.Out.Shape, o.B.Shape
-	c.rowKernel("mul", o.Out.Rows(), sh[0], refs(o.A, o.B), refs(o.Out), func() func(w, i int) {
-		a, out := c.rows(o.A), c.rows(o.Out)
-		bm, bst := c.mem(o.B), o.B.Stride
+	return wantDense(out, "Out")
+}
+
+// broadcastKernel adds a kernel writing out = a + b (add) or a · b
+// element by element, b read with its own shape wrapped around a's
+// (broadcast where it is 1).
+func (c *compiler) broadcastKernel(name string, ta, tb, tout *gpu.Tensor, add bool) {
+	sh, bsh := tout.Shape, tb.Shape
+	c.rowKernel(name, tout.Rows(), sh[0], refs(ta, tb), refs(tout), func() func(w, i int) {
+		a, out := c.rows(ta), c.rows(tout)
+		bm, bst := c.mem(tb), tb.Stride
+		var tmp [][]float32 // per worker: a strided row of b, gathered
+		if bsh[0] > 1 && bst[0] != 4 {
+			tmp = make([][]float32, c.nth)
+			for i := range tmp {
+				tmp[i] = make([]float32, bsh[0])
+			}
+		}
 		return func(w, i int) {
 			x, z := a.get(w, i), out.out(i)
 			i1, i2, i3 := i%sh[1], i/sh[1]%sh[2], i/(sh[1]*sh[2])
 			bo := (i1%bsh[1])*bst[1] + (i2%bsh[2])*bst[2] + (i3%bsh[3])*bst[3]
+			z = z[:len(x)]
 			if bsh[0] == 1 {
 				s := f32s(bm[bo:], 1)[0]
-				for j := range x {
-					z[j] = x[j] * s
+				if add {
+					for j := range x {
+						z[j] = x[j] + s
+					}
+				} else {
+					for j := range x {
+						z[j] = x[j] * s
+					}
 				}
 				return
 			}
-			if bst[0] == 4 {
-				y := f32s(bm[bo:], len(x))
+			var y []float32
+			if tmp == nil {
+				y = f32s(bm[bo:], len(x))
+			} else {
+				y = tmp[w]
+				for j := range y {
+					y[j] = f32s(bm[bo+j*bst[0]:], 1)[0]
+				}
+			}
+			y = y[:len(x)]
+			if add {
+				for j := range x {
+					z[j] = x[j] + y[j]
+				}
+			} else {
 				for j := range x {
 					z[j] = x[j] * y[j]
 				}
-				return
-			}
-			for j := range x {
-				z[j] = x[j] * f32s(bm[bo+j*bst[0]:], 1)[0]
 			}
 		}
 	})
-	return nil
 }
 
 func (c *compiler) lowerScale(o *gpu.Scale) error {
