@@ -49,6 +49,15 @@ var models = []Model{
 	{Name: "llama3.1:8b-q8", URL: hf + "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF/resolve/main/Meta-Llama-3.1-8B-Instruct-Q8_0.gguf",
 		About: "Llama 3.1 8B Instruct Q8_0"},
 
+	{Name: "qwen2.5:0.5b", URL: hf + "Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q8_0.gguf",
+		About: "Qwen2.5 0.5B Instruct Q8_0 (q/k/v biases)"},
+	{Name: "qwen2.5:0.5b-q4", URL: hf + "Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf",
+		About: "Qwen2.5 0.5B Instruct Q4_K_M"},
+	{Name: "qwen2.5:1.5b", URL: hf + "Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf",
+		About: "Qwen2.5 1.5B Instruct Q4_K_M"},
+	{Name: "qwen2.5:1.5b-q8", URL: hf + "Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q8_0.gguf",
+		About: "Qwen2.5 1.5B Instruct Q8_0"},
+
 	{Name: "qwen3:0.6b", URL: hf + "Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf",
 		About: "Qwen3 0.6B Q8_0"},
 	{Name: "qwen3:1.7b", URL: hf + "unsloth/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf",

@@ -11,6 +11,7 @@ type Arch string
 
 const (
 	Llama     Arch = "llama"
+	Qwen2     Arch = "qwen2"
 	Qwen3     Arch = "qwen3"
 	Qwen3MoE  Arch = "qwen3moe"
 	OLMoE     Arch = "olmoe"
@@ -19,7 +20,7 @@ const (
 )
 
 // Archs lists the families in a stable order.
-var Archs = []Arch{Llama, Qwen3, Qwen3MoE, OLMoE, DeepSeek2, Youtu}
+var Archs = []Arch{Llama, Qwen2, Qwen3, Qwen3MoE, OLMoE, DeepSeek2, Youtu}
 
 // GGUFArch is the general.architecture value the family is stored as.
 func (a Arch) GGUFArch() string {
@@ -164,7 +165,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("synth: deepseek2 MoE blocks need at least one shared expert")
 		}
 	}
-	if c.Arch == Llama || c.Arch == Qwen3 || c.Arch.mla() && c.LeadingDense > 0 || c.Arch == Youtu {
+	if c.Arch == Llama || c.Arch == Qwen2 || c.Arch == Qwen3 || c.Arch.mla() && c.LeadingDense > 0 || c.Arch == Youtu {
 		if err := pos("FFN width", c.FF); err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 // Package synth writes synthetic models of real shapes with random
 // weights, for tests and benchmarks: the tensor names, shapes and metadata
-// keys of llama, qwen3, qwen3moe, olmoe and deepseek2 (MLA, with or without
+// keys of llama, qwen2, qwen3, qwen3moe, olmoe and deepseek2 (MLA, with or without
 // MoE) files as llama.cpp's converters write them, filled with seeded
 // random values of realistic scale, so a 30B-parameter layout can be
 // loaded, timed and profiled without downloading the real weights.

@@ -16,6 +16,9 @@ const (
 	Norm
 	// Bias: a small additive vector, 0.01*N(0,1) (the expert selection bias).
 	Bias
+	// ProjBias: a projection's bias, 0.5*N(0,1) (Qwen2's query, key and
+	// value biases, large beside the products as in the real models).
+	ProjBias
 	// RopeFreqs: Llama 3's rope frequency factors, computed, not random.
 	RopeFreqs
 )
@@ -67,13 +70,22 @@ func (c *Config) Plan() []Tensor {
 				// OLMoE's q/k norms span the whole projection, not one head
 				add(Norm, blk(i, "attn_q_norm"), E)
 				add(Norm, blk(i, "attn_k_norm"), E)
-			} else if c.Arch != Llama {
+			} else if c.Arch != Llama && c.Arch != Qwen2 {
 				add(Norm, blk(i, "attn_q_norm"), c.HeadDim)
 				add(Norm, blk(i, "attn_k_norm"), c.HeadDim)
 			}
 			add(Matrix, blk(i, "attn_q"), E, q)
+			if c.Arch == Qwen2 {
+				add(ProjBias, fmt.Sprintf("blk.%d.attn_q.bias", i), q)
+			}
 			add(Matrix, blk(i, "attn_k"), E, kv)
+			if c.Arch == Qwen2 {
+				add(ProjBias, fmt.Sprintf("blk.%d.attn_k.bias", i), kv)
+			}
 			add(Matrix, blk(i, "attn_v"), E, kv)
+			if c.Arch == Qwen2 {
+				add(ProjBias, fmt.Sprintf("blk.%d.attn_v.bias", i), kv)
+			}
 			add(Matrix, blk(i, "attn_output"), q, E)
 		}
 		add(Norm, blk(i, "ffn_norm"), E)

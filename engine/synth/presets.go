@@ -30,6 +30,19 @@ var presets = map[string]Config{
 		Context: 131072, RopeBase: 500000, RMSEps: 1e-5,
 		Llama3: &Llama3Rope{Factor: 8, LowFreqFactor: 1, HighFreqFactor: 4, OrigContext: 8192},
 	},
+	// Qwen2.5: q/k/v biases, no q/k norm, NeoX rope.
+	"qwen2.5:0.5b": {
+		Arch: Qwen2, Vocab: 151936, Embd: 896, Layers: 24, Heads: 14, HeadsKV: 2, HeadDim: 64, FF: 4864,
+		Context: 32768, RopeBase: 1e6, RMSEps: 1e-6, Tied: true,
+	},
+	"qwen2.5:1.5b": {
+		Arch: Qwen2, Vocab: 151936, Embd: 1536, Layers: 28, Heads: 12, HeadsKV: 2, HeadDim: 128, FF: 8960,
+		Context: 32768, RopeBase: 1e6, RMSEps: 1e-6, Tied: true,
+	},
+	"qwen2.5:7b": {
+		Arch: Qwen2, Vocab: 152064, Embd: 3584, Layers: 28, Heads: 28, HeadsKV: 4, HeadDim: 128, FF: 18944,
+		Context: 32768, RopeBase: 1e6, RMSEps: 1e-6,
+	},
 	"qwen3:0.6b": {
 		Arch: Qwen3, Vocab: 151936, Embd: 1024, Layers: 28, Heads: 16, HeadsKV: 8, HeadDim: 128, FF: 3072,
 		Context: 40960, RopeBase: 1e6, RMSEps: 1e-6, Tied: true,
@@ -90,6 +103,9 @@ func tiny(a Arch) (Config, bool) {
 		return Config{Arch: Llama, Embd: 256, Layers: 2, Heads: 4, HeadsKV: 2, HeadDim: 64, FF: 512,
 			Context: 512, RopeBase: 500000, RMSEps: 1e-5,
 			Llama3: &Llama3Rope{Factor: 8, LowFreqFactor: 1, HighFreqFactor: 4, OrigContext: 256}}, true
+	case Qwen2:
+		return Config{Arch: Qwen2, Embd: 256, Layers: 2, Heads: 4, HeadsKV: 2, HeadDim: 64, FF: 512,
+			Context: 512, RopeBase: 1e6, RMSEps: 1e-6}, true
 	case Qwen3:
 		return Config{Arch: Qwen3, Embd: 256, Layers: 2, Heads: 4, HeadsKV: 2, HeadDim: 64, FF: 512,
 			Context: 512, RopeBase: 1e6, RMSEps: 1e-6, Tied: true}, true

@@ -15,18 +15,21 @@ import (
 var published = map[string]struct {
 	total, nonEmbedding float64
 }{
-	"stories15m":       {15e6, 0},       // llama2.c stories15M, classifier tied to the embedding
-	"llama3.2:1b":      {1.24e9, 0},     // 1.24B
-	"llama3.2:3b":      {3.21e9, 0},     // 3.21B
-	"llama3.1:8b":      {8.03e9, 0},     // 8.03B
-	"qwen3:0.6b":       {0.6e9, 0.44e9}, // 0.6B, 0.44B non-embedding (tied)
-	"qwen3:1.7b":       {1.7e9, 1.4e9},  // 1.7B, 1.4B non-embedding (tied)
-	"qwen3:8b":         {8.2e9, 6.95e9}, // 8.2B, 6.95B non-embedding
-	"qwen3:30b-a3b":    {30.5e9, 0},     // 30.5B
-	"olmoe":            {6.9e9, 0},      // OLMoE-1B-7B: 6.9B
-	"deepseek-v2-lite": {15.7e9, 0},     // 15.7B
-	"glm-4.7-flash":    {30e9, 0},       // "30B-A3B" (the MTP block, ~0.6B, is not written)
-	"youtu-llm:2b":     {1.96e9, 0},     // 1.96B
+	"stories15m":       {15e6, 0},        // llama2.c stories15M, classifier tied to the embedding
+	"llama3.2:1b":      {1.24e9, 0},      // 1.24B
+	"llama3.2:3b":      {3.21e9, 0},      // 3.21B
+	"llama3.1:8b":      {8.03e9, 0},      // 8.03B
+	"qwen2.5:0.5b":     {0.49e9, 0.36e9}, // 0.49B, 0.36B non-embedding (tied)
+	"qwen2.5:1.5b":     {1.54e9, 1.31e9}, // 1.54B, 1.31B non-embedding (tied)
+	"qwen2.5:7b":       {7.61e9, 6.53e9}, // 7.61B, 6.53B non-embedding
+	"qwen3:0.6b":       {0.6e9, 0.44e9},  // 0.6B, 0.44B non-embedding (tied)
+	"qwen3:1.7b":       {1.7e9, 1.4e9},   // 1.7B, 1.4B non-embedding (tied)
+	"qwen3:8b":         {8.2e9, 6.95e9},  // 8.2B, 6.95B non-embedding
+	"qwen3:30b-a3b":    {30.5e9, 0},      // 30.5B
+	"olmoe":            {6.9e9, 0},       // OLMoE-1B-7B: 6.9B
+	"deepseek-v2-lite": {15.7e9, 0},      // 15.7B
+	"glm-4.7-flash":    {30e9, 0},        // "30B-A3B" (the MTP block, ~0.6B, is not written)
+	"youtu-llm:2b":     {1.96e9, 0},      // 1.96B
 }
 
 func TestPresetParamCounts(t *testing.T) {
@@ -95,6 +98,11 @@ var presetShapes = map[string]map[string][]uint64{
 		"blk.0.attn_q.weight": {2048, 4096}, "blk.0.attn_k.weight": {2048, 512}, "blk.47.ffn_gate_inp.weight": {2048, 128},
 		"blk.0.ffn_gate_exps.weight": {2048, 768, 128}, "blk.0.ffn_down_exps.weight": {768, 2048, 128},
 		"blk.0.ffn_gate.weight": nil, "output.weight": {2048, 151936},
+	},
+	"qwen2.5:1.5b": {
+		"token_embd.weight": {1536, 151936}, "blk.0.attn_q.weight": {1536, 1536}, "blk.0.attn_q.bias": {1536},
+		"blk.27.attn_k.weight": {1536, 256}, "blk.27.attn_k.bias": {256}, "blk.3.attn_v.bias": {256},
+		"blk.0.attn_q_norm.weight": nil, "blk.0.ffn_gate.weight": {1536, 8960}, "output.weight": nil,
 	},
 	"olmoe": {
 		"blk.0.attn_q_norm.weight": {2048}, "blk.0.attn_k_norm.weight": {2048}, "blk.15.ffn_up_exps.weight": {2048, 1024, 64},

@@ -150,6 +150,8 @@ func (c *Config) fill(out io.Writer, t *Typed, opt Options, report func(int)) er
 		mean, std = 1, 0.1
 	case Bias:
 		std = 0.01
+	case ProjBias:
+		std = 0.5
 	}
 	perChunk := max(1, chunkValues/row)
 	chunks := (rows + perChunk - 1) / perChunk

@@ -189,6 +189,8 @@ func checkStats(t *testing.T, c *Config, r *gguf.Reader) {
 			wantMean, wantStd = 1, 0.1
 		case Bias:
 			wantMean, wantStd = 0, 0.01
+		case ProjBias:
+			wantMean, wantStd = 0, 0.5
 		case RopeFreqs:
 			continue
 		}
