@@ -53,6 +53,8 @@ func (b *builder) matmul(w gpu.Buffer, in *gpu.Tensor, name string) *gpu.Tensor 
 	return out
 }
 
+// add is x + y, y of x's shape or broadcast along the dimensions where
+// its shape is 1 (a bias {N} over {N, T}).
 func (b *builder) add(x, y *gpu.Tensor) *gpu.Tensor {
 	out := b.act("add", x.Shape[0], x.Shape[1], x.Shape[2], x.Shape[3])
 	b.g.Do(&gpu.Add{A: x, B: y, Out: out})
@@ -86,14 +88,14 @@ func (b *builder) yarn(op *gpu.Rope) {
 }
 
 // swiglu is the gated feed-forward: down(silu(gate(x)) * up(x)).
-func (b *builder) swiglu(x *gpu.Tensor, gate, up, down gpu.Buffer, name string) *gpu.Tensor {
-	return b.matmul(down, b.gatedUnit(x, gate, up, name), name+".down")
+func (b *builder) swiglu(x *gpu.Tensor, gate, up, down lin, name string) *gpu.Tensor {
+	return b.ffnLinear(down, b.gatedUnit(x, gate, up, name), name+".down")
 }
 
 // gatedUnit is the feed-forward before its down product: silu(gate(x)) * up(x).
-func (b *builder) gatedUnit(x *gpu.Tensor, gate, up gpu.Buffer, name string) *gpu.Tensor {
-	g := b.matmul(gate, x, name+".gate")
-	u := b.matmul(up, x, name+".up")
+func (b *builder) gatedUnit(x *gpu.Tensor, gate, up lin, name string) *gpu.Tensor {
+	g := b.ffnLinear(gate, x, name+".gate")
+	u := b.ffnLinear(up, x, name+".up")
 	h := b.act(name+".act", g.Shape[0], g.Shape[1])
 	b.g.Do(&gpu.SwiGLU{Gate: g, Up: u, Out: h})
 	return h

@@ -2,8 +2,10 @@
 // GGUF's hyperparameter keys, weights bound by their GGUF tensor names, and
 // for each architecture family the graph of one step (gpu.Graph), written to
 // read like the architecture's paper. One file per family: llama.go (Llama
-// 2/3, TinyStories, Qwen3), and the mixture-of-experts and latent-attention
-// families beside it.
+// 2/3, TinyStories, Qwen2/Qwen2.5, Qwen3), and the mixture-of-experts and
+// latent-attention families beside it. weights.go binds tensors (and
+// refuses a file with tensors left over), linear.go adds the biases and
+// scales of current llama.cpp files to the products.
 package model
 
 import (
@@ -16,7 +18,8 @@ import (
 // Config is an architecture's hyperparameters, read from `{arch}.*` keys.
 type Config struct {
 	Arch        string
-	Layers      int
+	Layers      int // blocks run: block_count less the NextN blocks
+	NextN       int // nextn_predict_layers: multi-token-prediction blocks after them, not run
 	Dim         int // embedding length
 	FFN         int // feed-forward length of dense blocks
 	Heads       int
@@ -127,6 +130,12 @@ func ReadConfig(md *gguf.Metadata) (*Config, error) {
 	m := &meta{md: md, arch: arch}
 	c := &Config{Arch: arch}
 	c.Layers = m.need("block_count")
+	if c.NextN = m.int("nextn_predict_layers", 0); c.NextN > 0 {
+		if c.NextN >= c.Layers {
+			return nil, fmt.Errorf("%s: nextn_predict_layers %d leaves none of %d blocks", arch, c.NextN, c.Layers)
+		}
+		c.Layers -= c.NextN
+	}
 	c.Dim = m.need("embedding_length")
 	c.Heads = m.need("attention.head_count")
 	c.KVHeads = m.int("attention.head_count_kv", c.Heads)

@@ -35,7 +35,7 @@ type deepseek2 struct {
 	c        *Config
 	embd     gpu.Buffer
 	outNorm  gpu.Buffer
-	output   gpu.Buffer
+	output   lin
 	layers   []deepseek2Layer
 	route    routing
 	ropeAttn float32 // the rope op's attention factor
@@ -44,13 +44,14 @@ type deepseek2 struct {
 
 type deepseek2Layer struct {
 	attnNorm         gpu.Buffer
-	wq               gpu.Buffer // attn_q {D, H·(nope+rope)} when there is no q low-rank path
+	wq               lin        // attn_q {D, H·(nope+rope)} when there is no q low-rank path
 	wqA, qANorm, wqB gpu.Buffer // attn_q_a {D, Rq}, its norm, attn_q_b {Rq, H·(nope+rope)}
 	wkvA, kvANorm    gpu.Buffer // attn_kv_a_mqa {D, Rkv+rope}, attn_kv_a_norm {Rkv}
-	wkB, wvB, wo     gpu.Buffer // attn_k_b {nope, Rkv, H}, attn_v_b {Rkv, V, H}, attn_output {H·V, D}
+	wkB, wvB         gpu.Buffer // attn_k_b {nope, Rkv, H}, attn_v_b {Rkv, V, H}
+	wo               lin        // attn_output {H·V, D}
 	ffnNorm          gpu.Buffer
-	gate, up, down   gpu.Buffer // dense blocks
-	moe              *moeFFN    // expert blocks
+	gate, up, down   lin     // dense blocks
+	moe              *moeFFN // expert blocks
 }
 
 func configureDeepSeek2(c *Config, m *meta) error {
@@ -114,9 +115,22 @@ func bindDeepSeek2(c *Config, w *weights) (network, error) {
 	qk, rkv := c.QKNope+c.QKRope, c.KVLoRARank
 	n.embd = w.get("token_embd.weight", D, c.Vocab)
 	n.outNorm = w.get("output_norm.weight", D)
-	n.output = w.optional("output.weight", D, c.Vocab)
-	if n.output == nil {
-		n.output = n.embd
+	n.output.w = w.optional("output.weight", D, c.Vocab)
+	if n.output.w == nil {
+		n.output.w = n.embd
+	}
+	// A multi-token-prediction block (GLM-4.7-Flash converted with its
+	// NextN layer: nextn_predict_layers, appended past the trunk) predicts
+	// draft tokens for speculative decoding; llama.cpp skips it unless
+	// asked for that, and so does ember.
+	if c.NextN > 0 {
+		trunk := c.Layers
+		w.skip = func(name string) bool {
+			var l int
+			var rest string
+			_, err := fmt.Sscanf(name, "blk.%d.%s", &l, &rest)
+			return err == nil && l >= trunk
+		}
 	}
 	for l := 0; l < c.Layers; l++ {
 		if w.has(blk(l, "attn_kv_b")) && !w.has(blk(l, "attn_k_b")) {
@@ -128,7 +142,7 @@ func bindDeepSeek2(c *Config, w *weights) (network, error) {
 			kvANorm:  w.get(blk(l, "attn_kv_a_norm"), rkv),
 			wkB:      w.get(blk(l, "attn_k_b"), c.QKNope, rkv, H),
 			wvB:      w.get(blk(l, "attn_v_b"), rkv, c.MLAValue, H),
-			wo:       w.get(blk(l, "attn_output"), H*c.MLAValue, D),
+			wo:       w.linear(blkName(l, "attn_output"), false, H*c.MLAValue, D),
 			ffnNorm:  w.get(blk(l, "ffn_norm"), D),
 		}
 		if c.QLoRARank > 0 {
@@ -136,12 +150,12 @@ func bindDeepSeek2(c *Config, w *weights) (network, error) {
 			L.qANorm = w.get(blk(l, "attn_q_a_norm"), c.QLoRARank)
 			L.wqB = w.get(blk(l, "attn_q_b"), c.QLoRARank, H*qk)
 		} else {
-			L.wq = w.get(blk(l, "attn_q"), D, H*qk)
+			L.wq = w.linear(blkName(l, "attn_q"), false, D, H*qk)
 		}
 		if l < c.LeadingDense {
-			L.gate = w.get(blk(l, "ffn_gate"), D, c.FFN)
-			L.up = w.get(blk(l, "ffn_up"), D, c.FFN)
-			L.down = w.get(blk(l, "ffn_down"), c.FFN, D)
+			L.gate = w.linear(blkName(l, "ffn_gate"), false, D, c.FFN)
+			L.up = w.linear(blkName(l, "ffn_up"), false, D, c.FFN)
+			L.down = w.linear(blkName(l, "ffn_down"), false, c.FFN, D)
 		} else {
 			m := bindMoE(w, l, D, c.ExpertFFN, c.Experts, c.ExpertFFN*c.SharedExperts)
 			L.moe = &m
@@ -196,7 +210,7 @@ func (n *deepseek2) build(b *builder, tokens *gpu.Tensor) {
 	for l := range n.layers {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
-		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, n.mla(b, l, h, L), "attn_output")))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.linear(L.wo, n.mla(b, l, h, L), "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		if L.moe != nil {
 			x = b.add(x, b.moe(h, L.moe, n.route))
@@ -204,7 +218,7 @@ func (n *deepseek2) build(b *builder, tokens *gpu.Tensor) {
 			x = b.add(x, b.swiglu(h, L.gate, L.up, L.down, "ffn"))
 		}
 	}
-	b.head(x, n.outNorm, n.output)
+	b.headLin(x, n.outNorm, n.output)
 }
 
 // view3 is a strided F32 view of n elements out of rows of `row` elements,
@@ -224,8 +238,8 @@ func (n *deepseek2) mla(b *builder, l int, h *gpu.Tensor, L *deepseek2Layer) *gp
 	// The query's first product and kv_a read the same normed input, next
 	// to each other so a backend can take both in one pass over it.
 	var q, kv *gpu.Tensor
-	if L.wq != nil {
-		q = b.matmul(L.wq, h, "q")
+	if L.wq.w != nil {
+		q = b.linear(L.wq, h, "q")
 		kv = b.matmul(L.wkvA, h, "kv_a")
 	} else {
 		qa := b.matmul(L.wqA, h, "q_a")

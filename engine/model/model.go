@@ -26,6 +26,7 @@ type family struct {
 
 var families = map[string]family{
 	"llama": {configureLlama, bindLlama},
+	"qwen2": {configureLlama, bindLlama},
 	"qwen3": {configureLlama, bindLlama},
 	// mixture of experts and latent attention
 	"qwen3moe":  {configureQwen3MoE, bindQwen3MoE},
@@ -71,22 +72,28 @@ func LoadProgress(r *gguf.Reader, b gpu.Backend, progress func(done, total int64
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Arch, err)
 	}
+	if unused := w.unused(); len(unused) > 0 {
+		return nil, fmt.Errorf("%s: %w", c.Arch, unusedError(c.Arch, unused))
+	}
 	// A device backend may still hold the last weights' uploads; loading
 	// ends when they are on the device, not in the first step.
 	if err := b.Sync(); err != nil {
 		return nil, fmt.Errorf("%s: uploading the weights: %w", c.Arch, err)
 	}
-	return &Model{Config: c, Backend: b, WeightBytes: w.bytes, decodeBytes: decodeBytes(c, r), net: net}, nil
+	return &Model{Config: c, Backend: b, WeightBytes: w.bytes, decodeBytes: decodeBytes(c, r, w), net: net}, nil
 }
 
 // decodeBytes estimates the weight bytes one decode token reads: every
-// matrix once, one row of the embedding table (the whole table when it is
-// also the output), and of the routed experts only the chosen ones.
-func decodeBytes(c *Config, r *gguf.Reader) int64 {
+// matrix bound once, one row of the embedding table (the whole table when
+// it is also the output), and of the routed experts only the chosen ones.
+func decodeBytes(c *Config, r *gguf.Reader, w *weights) int64 {
 	var n int64
 	_, tied := r.Tensor("output.weight")
 	tied = !tied
 	for _, t := range r.Tensors {
+		if !w.bound(t.Name) {
+			continue
+		}
 		size := int64(t.Size)
 		switch {
 		case t.Name == "token_embd.weight" && !tied:

@@ -20,13 +20,14 @@ type olmoe struct {
 	c       *Config
 	embd    gpu.Buffer
 	outNorm gpu.Buffer
-	output  gpu.Buffer
+	output  lin
 	layers  []olmoeLayer
 }
 
 type olmoeLayer struct {
-	attnNorm, wq, wk, wv, wo gpu.Buffer
-	qNorm, kNorm             gpu.Buffer
+	attnNorm       gpu.Buffer
+	wq, wk, wv, wo lin // q/k/v with their biases when the file has them
+	qNorm, kNorm   gpu.Buffer
 	ffnNorm                  gpu.Buffer
 	moe                      moeFFN
 }
@@ -52,14 +53,17 @@ func bindOLMoE(c *Config, w *weights) (network, error) {
 	D := c.Dim
 	n.embd = w.get("token_embd.weight", D, c.Vocab)
 	n.outNorm = w.get("output_norm.weight", D)
-	n.output = w.get("output.weight", D, c.Vocab)
+	n.output.w = w.get("output.weight", D, c.Vocab)
 	for l := 0; l < c.Layers; l++ {
+		if err := fusedQKV(w, l); err != nil {
+			return nil, err
+		}
 		n.layers = append(n.layers, olmoeLayer{
 			attnNorm: w.get(blk(l, "attn_norm"), D),
-			wq:       w.get(blk(l, "attn_q"), D, D),
-			wk:       w.get(blk(l, "attn_k"), D, D),
-			wv:       w.get(blk(l, "attn_v"), D, D),
-			wo:       w.get(blk(l, "attn_output"), D, D),
+			wq:       w.linear(blkName(l, "attn_q"), true, D, D),
+			wk:       w.linear(blkName(l, "attn_k"), true, D, D),
+			wv:       w.linear(blkName(l, "attn_v"), true, D, D),
+			wo:       w.linear(blkName(l, "attn_output"), false, D, D),
 			qNorm:    w.get(blk(l, "attn_q_norm"), D),
 			kNorm:    w.get(blk(l, "attn_k_norm"), D),
 			ffnNorm:  w.get(blk(l, "ffn_norm"), D),
@@ -79,20 +83,20 @@ func (n *olmoe) build(b *builder, tokens *gpu.Tensor) {
 	for l := range n.layers {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
-		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, n.attention(b, l, h, L), "attn_output")))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.linear(L.wo, n.attention(b, l, h, L), "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		x = b.add(x, b.moe(h, &L.moe, r))
 	}
-	b.head(x, n.outNorm, n.output)
+	b.headLin(x, n.outNorm, n.output)
 }
 
 // attention normalises the full projections, then runs multi-head
 // attention over the layer's cache; it returns {D, T}.
 func (n *olmoe) attention(b *builder, l int, h *gpu.Tensor, L *olmoeLayer) *gpu.Tensor {
 	c, T, hd := n.c, b.T, n.c.HeadDimK
-	q := b.rmsnorm(b.matmul(L.wq, h, "q"), L.qNorm, "q_norm")
-	k := b.rmsnorm(b.matmul(L.wk, h, "k"), L.kNorm, "k_norm")
-	v := b.matmul(L.wv, h, "v")
+	q := b.rmsnorm(b.linear(L.wq, h, "q"), L.qNorm, "q_norm")
+	k := b.rmsnorm(b.linear(L.wk, h, "k"), L.kNorm, "k_norm")
+	v := b.linear(L.wv, h, "v")
 	q = b.g.Reshape(q, hd, c.Heads, T)
 	k3 := b.g.Reshape(k, hd, c.KVHeads, T)
 	b.rope(q, c.RopeDims, true, nil)

@@ -18,13 +18,14 @@ type qwen3moe struct {
 	c       *Config
 	embd    gpu.Buffer
 	outNorm gpu.Buffer
-	output  gpu.Buffer
+	output  lin
 	layers  []qwen3moeLayer
 }
 
 type qwen3moeLayer struct {
-	attnNorm, wq, wk, wv, wo gpu.Buffer
-	qNorm, kNorm             gpu.Buffer
+	attnNorm       gpu.Buffer
+	wq, wk, wv, wo lin // q/k/v with their biases when the file has them
+	qNorm, kNorm   gpu.Buffer
 	ffnNorm                  gpu.Buffer
 	moe                      moeFFN
 }
@@ -49,17 +50,20 @@ func bindQwen3MoE(c *Config, w *weights) (network, error) {
 	D, hk, hv := c.Dim, c.HeadDimK, c.HeadDimV
 	n.embd = w.get("token_embd.weight", D, c.Vocab)
 	n.outNorm = w.get("output_norm.weight", D)
-	n.output = w.optional("output.weight", D, c.Vocab)
-	if n.output == nil {
-		n.output = n.embd
+	n.output.w = w.optional("output.weight", D, c.Vocab)
+	if n.output.w == nil {
+		n.output.w = n.embd
 	}
 	for l := 0; l < c.Layers; l++ {
+		if err := fusedQKV(w, l); err != nil {
+			return nil, err
+		}
 		n.layers = append(n.layers, qwen3moeLayer{
 			attnNorm: w.get(blk(l, "attn_norm"), D),
-			wq:       w.get(blk(l, "attn_q"), D, hk*c.Heads),
-			wk:       w.get(blk(l, "attn_k"), D, hk*c.KVHeads),
-			wv:       w.get(blk(l, "attn_v"), D, hv*c.KVHeads),
-			wo:       w.get(blk(l, "attn_output"), hv*c.Heads, D),
+			wq:       w.linear(blkName(l, "attn_q"), true, D, hk*c.Heads),
+			wk:       w.linear(blkName(l, "attn_k"), true, D, hk*c.KVHeads),
+			wv:       w.linear(blkName(l, "attn_v"), true, D, hv*c.KVHeads),
+			wo:       w.linear(blkName(l, "attn_output"), false, hv*c.Heads, D),
 			qNorm:    w.get(blk(l, "attn_q_norm"), hk),
 			kNorm:    w.get(blk(l, "attn_k_norm"), hk),
 			ffnNorm:  w.get(blk(l, "ffn_norm"), D),
@@ -82,9 +86,9 @@ func (n *qwen3moe) build(b *builder, tokens *gpu.Tensor) {
 		L := &n.layers[l]
 		h := b.rmsnorm(x, L.attnNorm, "attn_norm")
 		a := b.gqa(l, h, L.wq, L.wk, L.wv, L.qNorm, L.kNorm, nil, true)
-		x = b.afterAttention(l, len(n.layers), b.add(x, b.matmul(L.wo, a, "attn_output")))
+		x = b.afterAttention(l, len(n.layers), b.add(x, b.linear(L.wo, a, "attn_output")))
 		h = b.rmsnorm(x, L.ffnNorm, "ffn_norm")
 		x = b.add(x, b.moe(h, &L.moe, r))
 	}
-	b.head(x, n.outNorm, n.output)
+	b.headLin(x, n.outNorm, n.output)
 }
