@@ -26,7 +26,7 @@ func testMatMul(t *testing.T, be gpu.Backend) {
 		for _, K := range weightKs(wt) {
 			// Past a few tokens, backends may take another kernel (a tiled
 			// matmul on WebGPU): 70 spans more than one tile of tokens.
-			for _, T := range []int{1, 3, 17, 70} {
+			for _, T := range tokenCounts(1, 3, 17, 70) {
 				t.Run(name(wt, "/K", K, "/T", T), func(t *testing.T) {
 					const N = 67
 					e := newEnv(t, be, uint64(K*100+T)+uint64(wt)<<20, T)
@@ -48,7 +48,7 @@ func testMatMul(t *testing.T, be gpu.Backend) {
 // more than one of WebGPU's tiles).
 func testMatMulBatched(t *testing.T, be gpu.Backend) {
 	for _, wt := range []gguf.TensorType{gguf.F32, gguf.F16, gguf.Q8_0, gguf.Q4_0} {
-		for _, T := range []int{5, 70} {
+		for _, T := range tokenCounts(5, 70) {
 			t.Run(name(wt, "/T", T), func(t *testing.T) { batchedProducts(t, be, wt, T) })
 		}
 	}
@@ -71,7 +71,7 @@ func batchedProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, T int) {
 // input (row stride), and elements two floats apart (element stride).
 func testMatMulStrided(t *testing.T, be gpu.Backend) {
 	for _, wt := range []gguf.TensorType{gguf.F32, gguf.Q4_0, gguf.Q4_K} {
-		for _, T := range []int{3, 17} {
+		for _, T := range tokenCounts(3, 17) {
 			t.Run(name(wt, "/T", T), func(t *testing.T) {
 				stridedProducts(t, be, wt, T)
 			})
@@ -110,7 +110,7 @@ func stridedProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, T int) {
 
 func testMatMulID(t *testing.T, be gpu.Backend) {
 	for _, wt := range []gguf.TensorType{gguf.F32, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
-		for _, T := range []int{1, 3, 17} {
+		for _, T := range tokenCounts(1, 3, 17) {
 			for _, shared := range []bool{false, true} {
 				t.Run(name(wt, "/T", T, "/shared", shared), func(t *testing.T) {
 					K := weightKs(wt)[0]

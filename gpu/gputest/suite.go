@@ -18,31 +18,43 @@ var WeightTypes = []gguf.TensorType{
 // WeightTypes, or a backend's subset while it is being written.
 var activeWeightTypes = WeightTypes
 
-// NewCases are the suite's cases for op uses added to the interface after
-// a backend was written (issue 23: Add broadcasting a bias {N} over
-// {N, T}). RunOpSuiteSubset with nil names leaves them out; a backend
-// takes them by naming them, and a name leaves this list once every
-// backend does.
-var NewCases = []string{"AddBroadcast"}
+// maxTokens, when positive, leaves out the products' cases of more tokens
+// (Suite.MaxTokens).
+var maxTokens int
 
 // RunOpSuite runs every op of the kernel interface on backends made by
-// newBackend (one per subtest, closed afterwards) against the references:
-// every case, NewCases included.
+// newBackend (one per subtest, closed afterwards) against the references.
 func RunOpSuite(t *testing.T, newBackend func() gpu.Backend) {
-	runOpSuite(t, newBackend, nil, WeightTypes, true)
+	Suite{}.Run(t, newBackend)
 }
 
-// RunOpSuiteSubset runs the named cases of the suite (all but NewCases
-// when names is nil) with products over the given weight types: for a
-// backend that does not implement every op yet. What it leaves out is
-// that backend's open work, not a pass.
+// RunOpSuiteSubset runs the named cases of the suite (all when names is
+// nil) with products over the given weight types: for a backend that does
+// not implement every op yet. What it leaves out is that backend's open
+// work, not a pass.
 func RunOpSuiteSubset(t *testing.T, newBackend func() gpu.Backend, names []string, types []gguf.TensorType) {
-	runOpSuite(t, newBackend, names, types, false)
+	Suite{Names: names, Types: types}.Run(t, newBackend)
 }
 
-func runOpSuite(t *testing.T, newBackend func() gpu.Backend, names []string, types []gguf.TensorType, all bool) {
-	activeWeightTypes = types
-	defer func() { activeWeightTypes = WeightTypes }()
+// Suite is a selection of the op suite's cases.
+type Suite struct {
+	Names []string          // the cases to run; all when nil
+	Types []gguf.TensorType // the products' weight types; WeightTypes when nil
+	// MaxTokens, when positive, leaves out the products of more tokens:
+	// for running a path again that only short products take (a
+	// backend's kernels without subgroup operations, where its products
+	// of many tokens take a kernel that has none either).
+	MaxTokens int
+}
+
+// Run runs the selection on backends made by newBackend.
+func (s Suite) Run(t *testing.T, newBackend func() gpu.Backend) {
+	activeWeightTypes, maxTokens = WeightTypes, s.MaxTokens
+	if s.Types != nil {
+		activeWeightTypes = s.Types
+	}
+	defer func() { activeWeightTypes, maxTokens = WeightTypes, 0 }()
+	names := s.Names
 	cases := []struct {
 		name string
 		f    func(t *testing.T, be gpu.Backend)
@@ -74,16 +86,26 @@ func runOpSuite(t *testing.T, newBackend func() gpu.Backend, names []string, typ
 		if names != nil && !slices.Contains(names, c.name) {
 			continue
 		}
-		if names == nil && !all && slices.Contains(NewCases, c.name) {
-			t.Logf("%s: not run (a newer case this backend has not named yet)", c.name)
-			continue
-		}
 		t.Run(c.name, func(t *testing.T) {
 			be := newBackend()
 			defer be.Close()
 			c.f(t, be)
 		})
 	}
+}
+
+// tokenCounts is ts less the counts above maxTokens.
+func tokenCounts(ts ...int) []int {
+	if maxTokens <= 0 {
+		return ts
+	}
+	var out []int
+	for _, t := range ts {
+		if t <= maxTokens {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // weightK is the row length used for type wt: not a power of two, a

@@ -46,3 +46,6 @@ func UploadSubmits(be gpu.Backend) int  { return be.(*Backend).uploadSubmits }
 // RoundMode is quantize_act's mode and block size for the inputs of
 // products with weights of type wt and rows of K.
 func RoundMode(wt gpu.Type, K int) (mode, bs int, err error) { return roundMode(wt, K) }
+
+// TiledFrom is the fewest tokens whose products take the tiled kernel.
+const TiledFrom = tiledFrom

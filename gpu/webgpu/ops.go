@@ -43,8 +43,8 @@ func (c *compiler) lowerBinary(name string, a, b, out *gpu.Tensor, s float32) er
 	for i := range 4 {
 		switch {
 		case b.Shape[i] == out.Shape[i]:
-		case b.Shape[i] == 1 && name == "mul":
-			lb.stride[i] = 0 // broadcast
+		case b.Shape[i] == 1 && (name == "mul" || name == "add"):
+			lb.stride[i] = 0 // broadcast: a bias over tokens, a scale
 		default:
 			return fmt.Errorf("B %s %v does not match Out %v", b.Name, b.Shape, out.Shape)
 		}
