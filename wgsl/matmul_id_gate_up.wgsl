@@ -4,8 +4,10 @@
 // of both for one (s, t), G = W[e] · In and U = V[e] · In, and writes them
 // and silu(G)·U. The sums are matmul_id's, in the same order, so the
 // results are those of two matmul_id dispatches and a swiglu bit for bit;
-// two dispatches fewer a mixture-of-experts layer. Words:
-// expertGateUpParams (Out is G); both weights are bound whole.
+// two dispatches fewer a mixture-of-experts layer. W and V may be one
+// merged stack (each expert's gate rows, then its up rows: ExpertRows
+// apart, the up rows from UpRow). Words: expertGateUpParams (Out is G);
+// both weights are bound whole.
 //!use common
 //!dot
 //!use matvec
@@ -27,13 +29,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let x = expert_rows(group_index(wid, nwg));
     // An id out of range gives zeros, as in matmul_id.
     let known = x.e < pu(P_EXPERTS);
-    if (known) { accumulate(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
+    if (known) { accumulate(x.xo, x.e * pu(P_EXPERT_ROWS) + x.n0, N - x.n0, l.li, 0u); }
     let gs = reduce_rows(l);
     // The second reduction reuses the workgroup memory the first one's
     // totals are still being read from.
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (known) { accumulate_V(x.xo, x.e * N + x.n0, N - x.n0, l.li, 0u); }
+    if (known) { accumulate_V(x.xo, x.e * pu(P_EXPERT_ROWS) + pu(P_UP_ROW) + x.n0, N - x.n0, l.li, 0u); }
     let us = reduce_rows(l);
     if (!x.live || l.li >= ROWS || x.n0 + l.li >= N) { return; }
     let n = x.n0 + l.li;

@@ -6,8 +6,10 @@
 // stands in for, so the results are theirs bit for bit; the products
 // themselves are read by nothing else and are not written. Words:
 // moeGateUpParams (F the chosen experts' silu(G)·U, NS the shared
-// experts' rows, FS their silu(G)·U). Every weight is bound whole: W and V the chosen experts' gates and ups, SG and SU the
-// shared ones'. moe_gate_up_round builds it again on 32-row workgroups
+// experts' rows, FS their silu(G)·U; the chosen experts' rows as in
+// matmul_id_gate_up). Every weight is bound whole: W and V the chosen
+// experts' gates and ups (maybe one merged stack), SG and SU the shared
+// ones'. moe_gate_up_round builds it again on 32-row workgroups
 // that also round the units for the down products (round_rows, Round for
 // the chosen experts' into Y, RoundShared for the shared ones' into YS).
 //!use common
@@ -40,13 +42,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let n0 = x.n0 + group_row(l.li);
         // An id out of range gives zeros, as in matmul_id.
         let known = x.e < pu(P_EXPERTS) && n0 < N;
-        if (known) { accumulate(x.xo, x.e * N + n0, N - n0, li, 0u); }
+        if (known) { accumulate(x.xo, x.e * pu(P_EXPERT_ROWS) + n0, N - n0, li, 0u); }
         let gs = reduce_rows(l);
         // The second reduction reuses the workgroup memory the first one's
         // totals are still being read from.
         workgroupBarrier();
         for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-        if (known) { accumulate_V(x.xo, x.e * N + n0, N - n0, li, 0u); }
+        if (known) { accumulate_V(x.xo, x.e * pu(P_EXPERT_ROWS) + pu(P_UP_ROW) + n0, N - n0, li, 0u); }
         let us = reduce_rows(l);
         let own = x.live && li < ROWS && n0 + li < N;
         let f = swiglu(gs, us);

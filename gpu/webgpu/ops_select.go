@@ -154,10 +154,13 @@ type matmulIDParams struct {
 }
 
 // expertGateUpParams are matmul_id_gate_up.wgsl's words: Out the gates'
-// products, U the ups', F the gated units.
+// products, U the ups', F the gated units; ExpertRows the rows from one
+// expert's first to the next's in both weights, UpRow the up rows' first
+// within an expert's (expertPair).
 type expertGateUpParams struct {
 	expertParams
-	Out, U, F loc
+	Out, U, F         loc
+	ExpertRows, UpRow int
 }
 
 // expertSumParams are matmul_id_weighted.wgsl's words: Out the products,
@@ -214,14 +217,14 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if m := c.matchMoEGateUp(o, in, len(parts)); m != nil {
 		return c.lowerMoEGateUp(o, m, in, li, lid, dec)
 	}
-	if up, sw := c.expertGateUp(o, in, len(parts)); sw != nil {
-		ls, err := locsOf(up.Out, sw.Out)
+	if pr := c.expertGateUp(o, in, len(parts)); pr != nil {
+		ls, err := locsOf(pr.gate, pr.up, pr.sw.Out)
 		if err != nil {
 			return err
 		}
-		p := expertGateUpParams{expertParams{K, N, S, T, rb, E, Sin, li, lid}, lo, ls[0], ls[1]}
-		c.fused = 2
-		return c.dispatch("matmul_id_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, o.Out, up.Out, sw.Out, up.W}, rowGroups(N)*S*T)
+		p := expertGateUpParams{expertParams{K, pr.n, S, T, rb, E, Sin, li, lid}, ls[0], ls[1], ls[2], pr.expertRows, pr.upRow}
+		c.fused = pr.ops
+		return c.dispatch("matmul_id_gate_up", dec, p, false, []*gpu.Tensor{o.W, in, o.IDs, pr.gate, pr.up, pr.sw.Out, pr.v}, rowGroups(pr.n)*S*T)
 	}
 	if ws := c.expertSum(o, in, len(parts)); ws != nil {
 		return c.lowerMatMulIDWeighted(o, ws, in, dec, li, lid, lo)
@@ -295,46 +298,104 @@ func (c *compiler) lowerCopy(o *gpu.Copy) error {
 	return c.dispatch("copy", "", p, false, []*gpu.Tensor{o.In, o.Out}, groupsOf64((n+1)/2))
 }
 
+// expertPair is the chosen experts' gate and up products and the SwiGLU
+// of the two, which matmul_id_gate_up (and moe_gate_up) computes in one
+// dispatch: two products of weights of one type and shape, or one product
+// of a merged stack {K, 2F, E} (llama.cpp's ffn_gate_up_exps: each
+// expert's F gate rows, then its F up rows) whose output the SwiGLU reads
+// as two halves.
+type expertPair struct {
+	sw *gpu.SwiGLU
+	// v is the up rows' weights (the gates' own for a merged stack), n the
+	// rows of each product, expertRows the rows from one expert's first
+	// to the next's and upRow the up rows' first within an expert's.
+	v                    *gpu.Tensor
+	n, expertRows, upRow int
+	// gate and up are where the products go: their own outputs, or the
+	// halves of the merged product's.
+	gate, up *gpu.Tensor
+	// ops is how many ops after the gate product the pair takes.
+	ops int
+}
+
 // expertGateUp matches the experts' gate product o followed by their up
 // product (same input, ids, weight type and shape) and the SwiGLU of the
-// two with o as the gate, which matmul_id_gate_up computes in one
-// dispatch. It returns the up product and the SwiGLU, or nils. in is o's
-// (rounded) input; parts, the bindings o's weights need: both must be
-// bound whole.
-func (c *compiler) expertGateUp(o *gpu.MatMulID, in *gpu.Tensor, parts int) (*gpu.MatMulID, *gpu.SwiGLU) {
-	if len(c.rest) < 2 || parts != 1 {
-		return nil, nil
+// two with o as the gate, or o of a merged stack followed by the SwiGLU
+// of its halves; it returns nil for neither. in is o's (rounded) input;
+// parts, the bindings o's weights need: they must be bound whole.
+func (c *compiler) expertGateUp(o *gpu.MatMulID, in *gpu.Tensor, parts int) *expertPair {
+	if len(c.rest) < 1 || parts != 1 {
+		return nil
+	}
+	p := c.mergedGateUp(o)
+	if p == nil {
+		p = c.splitGateUp(o)
+	}
+	if p == nil {
+		return nil
+	}
+	// Each output has its own writable binding while the weights and the
+	// input are read and the ids bound: none may share memory with those,
+	// nor with another output (but the halves of one).
+	fixed := []*gpu.Tensor{o.W, p.v, o.In, in, o.IDs}
+	outs := []*gpu.Tensor{p.gate, p.up, p.sw.Out}
+	want := gpu.Shape4(p.n, o.Out.Shape[1], o.Out.Shape[2])
+	for i, t := range outs {
+		if t.Type != tF32 || t.Shape != want {
+			return nil
+		}
+		if _, err := locOf(t); err != nil {
+			return nil
+		}
+		for _, u := range append(fixed, outs[:i]...) {
+			if t.Root() == u.Root() && !(i == 1 && p.up.Root() == p.gate.Root() && p.v == o.W) {
+				return nil
+			}
+		}
+	}
+	return p
+}
+
+// splitGateUp is expertGateUp's pair of two products.
+func (c *compiler) splitGateUp(o *gpu.MatMulID) *expertPair {
+	if len(c.rest) < 2 {
+		return nil
 	}
 	up, ok := c.rest[0].(*gpu.MatMulID)
 	sw, ok2 := c.rest[1].(*gpu.SwiGLU)
 	if !ok || !ok2 || up.In != o.In || up.IDs != o.IDs || up.W.Type != o.W.Type || up.W.Shape != o.W.Shape || !up.W.Contiguous() {
-		return nil, nil
+		return nil
 	}
 	if sw.Gate != o.Out || sw.Up != up.Out || sw.Out == nil {
-		return nil, nil
+		return nil
 	}
 	if n, err := c.rowParts(up.W, o.W.Type.RowBytes(o.W.Shape[0])*o.W.Shape[1], o.W.Shape[2]); err != nil || len(n) != 1 {
-		return nil, nil
+		return nil
 	}
-	// Each output has its own writable binding while the weights and the
-	// input are read and the ids bound: none may share memory with those,
-	// nor with another output.
-	fixed := []*gpu.Tensor{o.W, up.W, o.In, in, o.IDs}
-	outs := []*gpu.Tensor{o.Out, up.Out, sw.Out}
-	for i, t := range outs {
-		if t.Type != tF32 || t.Shape != o.Out.Shape {
-			return nil, nil
-		}
-		if _, err := locOf(t); err != nil {
-			return nil, nil
-		}
-		for _, u := range append(fixed, outs[:i]...) {
-			if t.Root() == u.Root() {
-				return nil, nil
-			}
+	N := o.W.Shape[1]
+	return &expertPair{sw: sw, v: up.W, n: N, expertRows: N, gate: o.Out, up: up.Out, ops: 2}
+}
+
+// mergedGateUp is expertGateUp's merged stack: o's output a packed
+// activation {2F, S, T}, the SwiGLU's gate its first F values of each row
+// and its up the next F, as views with the output's strides.
+func (c *compiler) mergedGateUp(o *gpu.MatMulID) *expertPair {
+	sw, ok := c.rest[0].(*gpu.SwiGLU)
+	if !ok || sw.Out == nil || sw.Gate == nil || sw.Up == nil {
+		return nil
+	}
+	out := o.Out
+	F := out.Shape[0] / 2
+	if F == 0 || out.Shape[0] != 2*F || out.Kind != gpu.Activation || !out.Contiguous() || out.Type != tF32 {
+		return nil
+	}
+	half := gpu.Shape4(F, out.Shape[1], out.Shape[2])
+	for i, v := range []*gpu.Tensor{sw.Gate, sw.Up} {
+		if v.Kind != gpu.View || v.Base != out || v.Off != i*4*F || v.Shape != half || v.Stride != out.Stride {
+			return nil
 		}
 	}
-	return up, sw
+	return &expertPair{sw: sw, v: o.W, n: F, expertRows: 2 * F, upRow: F, gate: sw.Gate, up: sw.Up, ops: 1}
 }
 
 // expertSum matches the experts' down product o followed by the weighted
