@@ -16,8 +16,10 @@ type builder struct {
 	cache *Cache
 	T     int
 	bound map[gpu.Buffer]*gpu.Tensor
-	// logits is the step's output {Vocab}: the last token's logits.
+	// logits is the step's output {Vocab, outs}: the logits of the last
+	// outs tokens (the last one alone when outs is 0).
 	logits *gpu.Tensor
+	outs   int
 	n      int // counter for unique activation names
 }
 
@@ -101,30 +103,34 @@ func (b *builder) gatedUnit(x *gpu.Tensor, gate, up lin, name string) *gpu.Tenso
 	return h
 }
 
-// lastToken views the last token's column of x {D, T}.
-func (b *builder) lastToken(x *gpu.Tensor) *gpu.Tensor {
-	if x.Shape[1] == 1 {
+// lastTokens views the columns of x {D, T} whose logits the step
+// computes: the last outs (the last one when outs is 0).
+func (b *builder) lastTokens(x *gpu.Tensor) *gpu.Tensor {
+	n := max(b.outs, 1)
+	if x.Shape[1] == n {
 		return x
 	}
-	return b.g.View("last", x, (x.Shape[1]-1)*x.Stride[1], gpu.Shape4(x.Shape[0], 1), nil)
+	return b.g.View("last", x, (x.Shape[1]-n)*x.Stride[1], gpu.Shape4(x.Shape[0], n), nil)
 }
 
-// afterAttention returns the residual x after layer l's attention: the
-// last token's column alone in the last of layers layers. Only the last
-// token's logits are wanted, so the last layer's feed-forward runs on it
-// alone, as in llama.cpp (which also makes its products single-token ones,
-// with llama.cpp's single-token summation order).
+// afterAttention returns the residual x after layer l's attention: in the
+// last of layers layers, the columns of the tokens whose logits are wanted
+// alone (usually the last token's). The last layer's feed-forward runs on
+// them alone, as in llama.cpp, which gathers its output rows there (and so
+// makes a one-output step's products single-token ones, with llama.cpp's
+// single-token summation order).
 func (b *builder) afterAttention(l, layers int, x *gpu.Tensor) *gpu.Tensor {
 	if l == layers-1 {
-		return b.lastToken(x)
+		return b.lastTokens(x)
 	}
 	return x
 }
 
-// head is the output: the last token's hidden state, normed and projected
-// onto the vocabulary, straight into the step's logits buffer.
+// head is the output: the hidden states of the tokens whose logits are
+// wanted, normed and projected onto the vocabulary, straight into the
+// step's logits buffer.
 func (b *builder) head(x *gpu.Tensor, norm, output gpu.Buffer) {
-	x = b.rmsnorm(b.lastToken(x), norm, "output_norm")
+	x = b.rmsnorm(b.lastTokens(x), norm, "output_norm")
 	b.g.Do(&gpu.MatMul{W: b.w(output, "output"), In: x, Out: b.logits})
 }
 

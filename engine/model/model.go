@@ -11,8 +11,8 @@ import (
 
 // network is one architecture family with its weights bound.
 type network interface {
-	// build adds the step's ops to b's graph, ending with the last token's
-	// logits written to b.logits {Vocab}.
+	// build adds the step's ops to b's graph, ending with the logits of
+	// the last tokens written to b.logits {Vocab, outputs}.
 	build(b *builder, tokens *gpu.Tensor)
 	// cacheShape is the row size of the key and value caches of a layer;
 	// dv = 0 means values are read from the key cache (MLA).
@@ -151,11 +151,13 @@ var GraphHook func(be gpu.Backend, g *gpu.Graph)
 
 // Step is a compiled graph for a fixed number of tokens: write token ids to
 // Tokens, Run at a position, then read Logits (the last token's), Next
-// (its argmax) or, in a step made by NewStepTop, its Top best logits.
+// (its argmax) or, in a step made by NewStepTop, its Top best logits. A
+// step made by NewStepOutputs has the logits of its last Outputs tokens.
 type Step struct {
 	T       int
+	Outputs int        // tokens whose logits the step computes, the last ones
 	Tokens  gpu.Buffer // I32 {T}
-	Logits  gpu.Buffer // F32 {Vocab}
+	Logits  gpu.Buffer // F32 {Vocab, Outputs}
 	Next    gpu.Buffer // I32 {1}
 	Top     int
 	TopIDs  gpu.Buffer // I32 {Top}: the ids of the Top largest logits, largest first
@@ -170,26 +172,48 @@ func (m *Model) NewStep(c *Cache, t int) (*Step, error) { return m.NewStepTop(c,
 // chosen on the device (top > 0), so sampling can read back those
 // candidates instead of the whole vocabulary's logits.
 func (m *Model) NewStepTop(c *Cache, t, top int) (*Step, error) {
-	be := m.Backend
-	s := &Step{T: t, Top: top}
-	var err error
 	if top < 0 || top > m.Config.Vocab {
 		return nil, fmt.Errorf("%d candidates of a %d-token vocabulary", top, m.Config.Vocab)
 	}
+	return m.newStep(c, t, 1, top)
+}
+
+// NewStepOutputs builds a step of t tokens whose Logits {Vocab, outputs}
+// hold the logits of its last outputs tokens, in order, as llama.cpp's
+// batches that ask for several outputs (perplexity): the last layer's
+// feed-forward and the output head run on those tokens alone. Past one
+// output it has no Next; outputs = 1 is NewStep.
+func (m *Model) NewStepOutputs(c *Cache, t, outputs int) (*Step, error) {
+	if outputs < 1 || outputs > t {
+		return nil, fmt.Errorf("%d outputs of a %d-token step", outputs, t)
+	}
+	return m.newStep(c, t, outputs, 0)
+}
+
+func (m *Model) newStep(c *Cache, t, outputs, top int) (*Step, error) {
+	be := m.Backend
+	s := &Step{T: t, Outputs: outputs, Top: top}
+	var err error
 	if s.Tokens, err = be.Alloc("tokens", gguf.I32, gpu.Shape4(t)); err != nil {
 		return nil, err
 	}
-	if s.Logits, err = be.Alloc("logits", gguf.F32, gpu.Shape4(m.Config.Vocab)); err != nil {
+	if s.Logits, err = be.Alloc("logits", gguf.F32, gpu.Shape4(m.Config.Vocab, outputs)); err != nil {
 		return nil, err
 	}
-	if s.Next, err = be.Alloc("next", gguf.I32, gpu.Shape4(1)); err != nil {
-		return nil, err
+	name := fmt.Sprintf("%s.step%d", m.Config.Arch, t)
+	if outputs > 1 {
+		name += fmt.Sprintf("x%d", outputs)
 	}
-	g := gpu.NewGraph(fmt.Sprintf("%s.step%d", m.Config.Arch, t), t)
-	b := &builder{g: g, c: m.Config, cache: c, T: t, bound: map[gpu.Buffer]*gpu.Tensor{}}
+	g := gpu.NewGraph(name, t)
+	b := &builder{g: g, c: m.Config, cache: c, T: t, outs: outputs, bound: map[gpu.Buffer]*gpu.Tensor{}}
 	b.logits = g.Bind("logits", s.Logits)
 	m.net.build(b, g.Bind("tokens", s.Tokens))
-	g.Do(&gpu.Argmax{In: b.logits, Out: g.Bind("next", s.Next)})
+	if outputs == 1 {
+		if s.Next, err = be.Alloc("next", gguf.I32, gpu.Shape4(1)); err != nil {
+			return nil, err
+		}
+		g.Do(&gpu.Argmax{In: b.logits, Out: g.Bind("next", s.Next)})
+	}
 	if top > 0 {
 		if s.TopIDs, err = be.Alloc("top_ids", gguf.I32, gpu.Shape4(top)); err != nil {
 			return nil, err
