@@ -35,7 +35,8 @@ func perplexityCmd(stdout, stderr io.Writer, args []string) error {
 
 The text is cut into chunks of --ctx tokens, each evaluated from an empty
 cache with BOS first and scored over its second half, as llama.cpp's
-llama-perplexity does; base files are llama-perplexity's, in either direction.`)
+llama-perplexity does; base files are llama-perplexity's, in either direction.
+A --kl-divergence run takes its context and tokens from the base file.`)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -160,19 +160,27 @@ func (ev *Evaluator) tokens(ids []int32) []byte {
 }
 
 // read copies n rows of logits of st, after its first skip rows, into
-// Logits from row at.
+// Logits from row at, through a buffer of at most readBytes.
 func (ev *Evaluator) read(st *model.Step, skip, n, at int) error {
-	size := 4 * ev.Vocab * n
-	if cap(ev.raw) < size {
-		ev.raw = make([]byte, size)
-	}
-	raw := ev.raw[:size]
-	if err := st.Logits.Read(4*ev.Vocab*skip, raw); err != nil {
-		return err
-	}
-	dst := ev.Logits[at*ev.Vocab : (at+n)*ev.Vocab]
-	for i := range dst {
-		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	row := 4 * ev.Vocab
+	per := max(1, readBytes/row)
+	for done := 0; done < n; done += per {
+		k := min(per, n-done)
+		if cap(ev.raw) < k*row {
+			ev.raw = make([]byte, k*row)
+		}
+		raw := ev.raw[:k*row]
+		if err := st.Logits.Read(row*(skip+done), raw); err != nil {
+			return err
+		}
+		dst := ev.Logits[(at+done)*ev.Vocab : (at+done+k)*ev.Vocab]
+		for i := range dst {
+			dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
 	}
 	return nil
 }
+
+// readBytes bounds the buffer logits are read through (a variable for
+// the tests).
+var readBytes = 8 << 20
