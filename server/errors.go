@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/emberllm/ember/server/wire"
 )
 
 // statusError is an error that answers with its own HTTP status and
@@ -38,9 +40,12 @@ type apiError struct {
 func statusOf(err error) (int, string) {
 	var br *statusError
 	var mb *http.MaxBytesError
+	var inv wire.Invalid
 	switch {
 	case errors.As(err, &br):
 		return br.status, br.msg
+	case errors.As(err, &inv):
+		return http.StatusBadRequest, string(inv)
 	case errors.As(err, &mb):
 		return http.StatusRequestEntityTooLarge, "the request body is larger than " + strconv.FormatInt(mb.Limit, 10) + " bytes"
 	case errors.Is(err, context.Canceled):

@@ -9,16 +9,6 @@ import (
 	"github.com/emberllm/ember/gpu/cpu"
 )
 
-// Progress is the state of a model load, sent to every WebSocket client
-// as it changes and to each new client when it connects.
-type Progress struct {
-	Model  string `json:"model"`
-	State  string `json:"state"` // "loading", "ready" or "failed"
-	Loaded int64  `json:"loaded"`
-	Total  int64  `json:"total"`
-	Error  string `json:"error,omitempty"`
-}
-
 // LoadModel starts loading the GGUF that ref names (through OpenFile) as
 // the server's model and returns at once; requests wait until it is
 // ready, and WebSocket clients see its progress (opts.Progress, when set,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/emberllm/ember/engine/chat"
+	"github.com/emberllm/ember/server/wire"
 )
 
 // The OpenAI request and response shapes ember speaks. Requests are
@@ -102,8 +103,6 @@ func (p *promptField) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var roles = map[string]string{"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
-
 // messages converts and checks a conversation.
 func messages(in []chatMessage) ([]chat.Message, error) {
 	if len(in) == 0 {
@@ -111,7 +110,7 @@ func messages(in []chatMessage) ([]chat.Message, error) {
 	}
 	out := make([]chat.Message, len(in))
 	for i, m := range in {
-		role, ok := roles[m.Role]
+		role, ok := wire.Roles[m.Role]
 		if !ok {
 			return nil, invalid("messages[%d].role %q is not one of system, developer, user, assistant, tool", i, m.Role)
 		}

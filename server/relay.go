@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/server/wire"
 )
 
 // A browser engine is a WebSocket client that runs a model itself (the
@@ -134,7 +135,7 @@ func (be *browserEngine) generate(ctx context.Context, req engine.Request, emit 
 		delete(c.relays, id)
 		c.mu.Unlock()
 	}()
-	out := Message{Type: TypeGenerate, ID: id, Model: be.model.ID, Prompt: req.Prompt, Raw: req.Raw, Options: optionsOf(req)}
+	out := Message{Type: TypeGenerate, ID: id, Model: be.model.ID, Prompt: req.Prompt, Raw: req.Raw, Options: wire.OptionsOf(req)}
 	for _, m := range req.Messages {
 		out.Messages = append(out.Messages, WireMessage{Role: m.Role, Content: m.Content, ReasoningContent: m.ReasoningContent})
 	}

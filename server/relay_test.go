@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/server/wire"
 	"github.com/gorilla/websocket"
 )
 
@@ -50,9 +51,9 @@ func startBrowser(t *testing.T, ts *testServer, modelPath, name string) *browser
 			b.mu.Lock()
 			b.cancels[m.ID] = cancel
 			b.mu.Unlock()
-			req, err := m.request()
+			req, err := m.Request()
 			if err == nil {
-				err = m.Options.apply(&req, e.Context, e.Tokenizer.VocabSize())
+				err = m.Options.Apply(&req, e.Context, e.Tokenizer.VocabSize())
 			}
 			var res *engine.Result
 			if err == nil {
@@ -66,7 +67,7 @@ func startBrowser(t *testing.T, ts *testServer, modelPath, name string) *browser
 			}
 			switch {
 			case res != nil && (err == nil || ctx.Err() != nil):
-				st := genStats(res.Stats)
+				st := wire.StatsOf(res.Stats)
 				b.send(Message{Type: TypeDone, ID: m.ID, Stats: &st})
 			default:
 				b.send(Message{Type: TypeError, ID: m.ID, Status: 400, Error: err.Error()})

@@ -157,7 +157,7 @@ func (s *Server) prepare(ctx context.Context, model string, opts *Options, req *
 	if opts == nil {
 		opts = &Options{}
 	}
-	if err := opts.apply(req, ctxLen, vocab); err != nil {
+	if err := opts.Apply(req, ctxLen, vocab); err != nil {
 		return nil, "", err
 	}
 	return g, name, nil

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/emberllm/ember/engine"
-	"github.com/emberllm/ember/engine/chat"
+	"github.com/emberllm/ember/server/wire"
 	"github.com/gorilla/websocket"
 )
 
@@ -162,32 +162,12 @@ func (c *wsConn) dispatch(m Message) {
 	}
 }
 
-// request turns a generate message into an engine request.
-func (m *Message) request() (engine.Request, error) {
-	req := engine.Request{Prompt: m.Prompt, Raw: m.Raw}
-	if len(m.Messages) > 0 {
-		if m.Prompt != "" {
-			return req, invalid("give messages or a prompt, not both")
-		}
-		for i, wm := range m.Messages {
-			if _, ok := roles[wm.Role]; !ok {
-				return req, invalid("messages[%d].role %q is not one of system, developer, user, assistant, tool", i, wm.Role)
-			}
-			req.Messages = append(req.Messages, chat.Message{Role: roles[wm.Role], Content: wm.Content, ReasoningContent: wm.ReasoningContent})
-		}
-		if m.Raw {
-			return req, invalid("a raw request takes a prompt, not messages")
-		}
-	}
-	return req, nil
-}
-
 func (c *wsConn) generate(m Message) {
 	if m.ID == "" {
 		c.sendError("", invalid("a generate request needs an id"))
 		return
 	}
-	req, err := m.request()
+	req, err := m.Request()
 	if err != nil {
 		c.sendError(m.ID, err)
 		return
@@ -235,7 +215,7 @@ func (c *wsConn) runRequest(ctx context.Context, m Message, req engine.Request) 
 		if err == nil || ctx.Err() != nil {
 			var st GenStats
 			if res != nil {
-				st = genStats(res.Stats)
+				st = wire.StatsOf(res.Stats)
 			}
 			if ctx.Err() != nil {
 				st.StopReason = "cancelled"

@@ -1,4 +1,4 @@
-package server
+package wire
 
 import (
 	"encoding/json"
@@ -54,9 +54,17 @@ const (
 	maxStopBytes = 256
 )
 
-// apply validates o and writes it into req; maxTokens is the cap (the
-// context size) and vocab bounds top_k.
-func (o *Options) apply(req *engine.Request, maxTokens, vocab int) error {
+// Invalid is a request's mistake: the server answers it with 400.
+type Invalid string
+
+func (e Invalid) Error() string { return string(e) }
+
+func invalid(format string, args ...any) error { return Invalid(fmt.Sprintf(format, args...)) }
+
+// Apply validates o and writes it into req; maxTokens is the cap (the
+// context size) and vocab bounds top_k. A value out of range is an
+// Invalid error naming it.
+func (o *Options) Apply(req *engine.Request, maxTokens, vocab int) error {
 	s := sample.DefaultOptions()
 	s.Seed = rand.Uint64()
 	inRange := func(name string, v *float64, lo, hi float64, dst *float32) error {
@@ -130,9 +138,9 @@ func (o *Options) apply(req *engine.Request, maxTokens, vocab int) error {
 	return nil
 }
 
-// optionsOf turns a request's sampling back into Options, to relay it to a
+// OptionsOf turns a request's sampling back into Options, to relay it to a
 // browser engine that applies them itself.
-func optionsOf(req engine.Request) *Options {
+func OptionsOf(req engine.Request) *Options {
 	s := req.Sample
 	f := func(v float32) *float64 { x := float64(v); return &x }
 	i := func(v int) *int { return &v }
