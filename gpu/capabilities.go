@@ -31,6 +31,16 @@ type WeightCopier interface {
 	CopiesWeights() bool
 }
 
+// WeightStreamer is implemented by backends that can take a weight's bytes
+// from a reader a piece at a time (to the device, as they arrive), so a
+// model whose file is not mapped into memory loads without a whole tensor
+// in the host's: the browser, where weights come from a file or the
+// network into a wasm heap of at most 4 GiB (engine/model uses it there).
+// WeightFrom reads exactly the bytes of typ and shape from r.
+type WeightStreamer interface {
+	WeightFrom(name string, typ Type, shape [4]int, r io.Reader) (Buffer, error)
+}
+
 // Describer is implemented by backends that can say what they run on (the
 // adapter, its features and limits). The CLI writes it to stderr when it
 // opens the backend, and the browser build's WebGPU self-check

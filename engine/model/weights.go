@@ -120,12 +120,25 @@ func (w *weights) load(name string, dims []int, f32 *[4]int, required bool) (gpu
 		w.err = err
 		return nil, false
 	}
+	typ, shape := t.Type, fileShape(t)
+	if st, ok := w.b.(gpu.WeightStreamer); ok && !w.r.Mapped() && (f32 == nil || typ == gguf.F32 && gpu.Bytes(typ, *f32) == gpu.Bytes(typ, shape)) {
+		// Not mapped (the browser): the bytes go from the file to the
+		// device a piece at a time, never a whole tensor in memory.
+		if f32 != nil {
+			shape = *f32
+		}
+		buf, err := st.WeightFrom(name, typ, shape, w.r.TensorReader(t))
+		if err != nil {
+			w.err = fmt.Errorf("tensor %s: %w", name, err)
+			return nil, false
+		}
+		return w.keep(name, buf, int64(t.Size)), true
+	}
 	data, err := w.r.TensorData(t)
 	if err != nil {
 		w.err = err
 		return nil, false
 	}
-	typ, shape := t.Type, fileShape(t)
 	if f32 != nil {
 		if gpu.Bytes(gguf.F32, *f32) != gpu.Bytes(gguf.F32, shape) {
 			w.err = fmt.Errorf("tensor %s: %v holds %d elements, not those of %v", name, t.Dims, shape[0]*shape[1]*shape[2]*shape[3], *f32)
@@ -145,15 +158,21 @@ func (w *weights) load(name string, dims []int, f32 *[4]int, required bool) (gpu
 		w.err = fmt.Errorf("tensor %s: %w", name, err)
 		return nil, false
 	}
-	if c, ok := w.b.(interface{ CopiesWeights() bool }); ok && c.CopiesWeights() && typ == t.Type {
+	if c, ok := w.b.(gpu.WeightCopier); ok && c.CopiesWeights() && typ == t.Type {
 		w.r.DropData(data)
 	}
+	return w.keep(name, buf, int64(len(data))), true
+}
+
+// keep records buf, n bytes of weights, as tensor name's and reports the
+// progress.
+func (w *weights) keep(name string, buf gpu.Buffer, n int64) gpu.Buffer {
 	w.bufs[name] = buf
-	w.bytes += int64(len(data))
+	w.bytes += n
 	if w.progress != nil {
 		w.progress(w.bytes, w.total)
 	}
-	return buf, true
+	return buf
 }
 
 // widen converts a tensor's values to F32 bytes.

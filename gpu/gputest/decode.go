@@ -24,12 +24,17 @@ type Decoded struct {
 // then decodes n-1 more tokens one at a time: forced[k] when forced is
 // given (teacher forcing), else its own choice.
 func Decode(be gpu.Backend, path string, prompt []int32, n int, forced []int32) (Decoded, error) {
-	var out Decoded
 	r, err := gguf.Open(path)
 	if err != nil {
-		return out, err
+		return Decoded{}, err
 	}
 	defer r.Close()
+	return DecodeFrom(be, r, prompt, n, forced)
+}
+
+// DecodeFrom is Decode of the model r reads.
+func DecodeFrom(be gpu.Backend, r *gguf.Reader, prompt []int32, n int, forced []int32) (Decoded, error) {
+	var out Decoded
 	m, err := model.Load(r, be)
 	if err != nil {
 		return out, err

@@ -100,6 +100,38 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 	return buf, nil
 }
 
+// streamChunk is the most bytes WeightFrom holds at a time.
+const streamChunk = 4 << 20
+
+// WeightFrom uploads a tensor's bytes, in their file layout, as it reads
+// them from r, a piece of at most streamChunk at a time: a tensor larger
+// than the host would hold at once (the browser's wasm heap) never is.
+func (b *Backend) WeightFrom(name string, typ gpu.Type, shape [4]int, r io.Reader) (gpu.Buffer, error) {
+	buf, err := b.newBuffer(name, typ, shape)
+	if err != nil {
+		return nil, err
+	}
+	chunk := make([]byte, min(streamChunk, b.uploadLimit(), max(buf.size, 4))&^3)
+	for off := 0; off < buf.size; {
+		n := min(len(chunk), buf.size-off)
+		if _, err := io.ReadFull(r, chunk[:n]); err != nil {
+			buf.release()
+			return nil, fmt.Errorf("webgpu: weight %s: reading byte %d of %d: %w", name, off, buf.size, err)
+		}
+		if err := buf.Write(off, chunk[:n]); err != nil {
+			buf.release()
+			return nil, err
+		}
+		if err := b.uploaded(n); err != nil {
+			buf.release()
+			return nil, fmt.Errorf("webgpu: weight %s: %w", name, err)
+		}
+		off += n
+	}
+	buf.readOnly = true
+	return buf, nil
+}
+
 // Alloc makes a zero-filled buffer.
 func (b *Backend) Alloc(name string, typ gpu.Type, shape [4]int) (gpu.Buffer, error) {
 	return b.newBuffer(name, typ, shape)

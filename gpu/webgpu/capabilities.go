@@ -8,6 +8,7 @@ import "github.com/emberllm/ember/gpu"
 var (
 	_ gpu.Copier           = (*Backend)(nil)
 	_ gpu.WeightCopier     = (*Backend)(nil)
+	_ gpu.WeightStreamer   = (*Backend)(nil)
 	_ gpu.Describer        = (*Backend)(nil)
 	_ gpu.SoftwareReporter = (*Backend)(nil)
 	_ gpu.BandwidthMeter   = (*Backend)(nil)
