@@ -10,7 +10,11 @@ const ids = idsStr.split(",").map(Number);
 const llama = await getLlama({gpu: false, build: "never", logLevel: "error"});
 for (const modelPath of models) {
     const model = await llama.loadModel({modelPath, gpuLayers: 0});
-    const ctx = await model.createContext({contextSize: Math.max(256, ids.length + n + 8), threads: 2, batchSize: 512, flashAttention: false});
+    // One thread: llama.cpp's workers wait for work by spinning, and on a
+    // two-core machine two of them beside Node's own thread took 10 to 20 s
+    // for 64 tokens of a tiny model, against 0.03 s with one. Each output of
+    // a product is summed by one thread whatever their number: same bits.
+    const ctx = await model.createContext({contextSize: Math.max(256, ids.length + n + 8), threads: 1, batchSize: 512, flashAttention: false});
     const seq = ctx.getSequence();
     const out = [];
     if (n > 0) {

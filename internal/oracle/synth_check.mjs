@@ -19,7 +19,8 @@ for (const modelPath of models) {
     let model, ctx;
     try {
         model = await llama.loadModel({modelPath, gpuLayers: 0});
-        ctx = await model.createContext({contextSize: Math.max(256, ids.length + n + 8), threads: 2, batchSize: 512});
+        // One thread (greedy_many.mjs says why: two spin against Node on two cores).
+        ctx = await model.createContext({contextSize: Math.max(256, ids.length + n + 8), threads: 1, batchSize: 512});
         const seq = ctx.getSequence();
         const tokens = [], confidence = [];
         for await (const out of seq.evaluateWithMetadata(ids, {confidence: true}, {temperature: 0, yieldEogToken: true})) {
