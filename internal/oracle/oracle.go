@@ -36,11 +36,14 @@ func Available() error {
 
 // Node runs one of the scripts in this folder with args and returns its
 // standard output; standard error is folded into the error on failure.
+// With EMBER_ORACLE_BUILD set (BuildEnv), it runs them in a copy of the
+// folder where llama.cpp finds only that CPU build.
 func Node(script string, args ...string) ([]byte, error) {
-	if err := Available(); err != nil {
+	dir, err := activeDir()
+	if err != nil {
 		return nil, err
 	}
-	return NodeIn(Dir(), script, args...)
+	return NodeIn(dir, script, args...)
 }
 
 // SharedDir is ../shared beside the repository root (the test data every
