@@ -7,7 +7,7 @@ PROMPT  ?= Once upon a time
 COUNT   ?= 128
 EMBER   := bin/ember
 
-.PHONY: all build run test deps oracle vet cross arm64 fuzz clean
+.PHONY: all build run test deps oracle vet cross arm64 parity fuzz clean
 
 all: build
 
@@ -37,9 +37,19 @@ test: deps vet cross arm64
 # The NEON kernels run here under qemu-user (.ci/deps.sh installs it) and
 # must give the pure-Go kernels' results; the models' tests then hold the
 # arm64 build to llama.cpp's tokens too (Go fuses a*b+c on arm64, not on
-# amd64, so a product llama.cpp rounds before an add must say so).
+# amd64, so a product llama.cpp rounds before an add must say so), on the
+# parity tests' representative subset (about a minute under qemu; make
+# parity runs them all, natively).
 arm64:
 	GOARCH=arm64 $(GO) test -exec qemu-aarch64 ./engine/quant ./engine/model
+
+# Every llama.cpp parity case, where make test runs a representative one
+# of each layout and weight type: llama and qwen3 in every weight type on
+# two prompts, each mixture-of-experts and latent-attention layout in five,
+# stories260K on four prompts. EMBER_ORACLE_BUILD=haswell make parity runs
+# llama.cpp's haswell build, as a CPU without AVX-512 would.
+parity: deps
+	EMBER_PARITY=all $(GO) test -count=1 -run 'GreedyParity' ./engine/model
 
 fuzz:
 	$(GO) test ./engine/gguf -run '^$$' -fuzz FuzzRead -fuzztime 10m

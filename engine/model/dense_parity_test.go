@@ -1,54 +1,27 @@
 package model
 
 import (
-	"fmt"
-	"math/rand"
 	"path/filepath"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
-	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/engine/tokenizer"
 	"github.com/emberllm/ember/internal/oracle"
 )
 
-// denseTypes are the weight types of the dense parity test: every type
-// with a dot kernel, and the Q4_K_M mix llama.cpp users download most.
-var denseTypes = []string{"F32", "F16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q4_K", "Q5_K", "Q6_K", "Q4_K_M"}
-
-// denseTolerated names the dense runs not yet held to identity with
-// llama.cpp, and why: none. (Q4_0's products are not yet in llama.cpp's
-// repacked order, but on these prompts every step agrees.)
-var denseTolerated = map[string]string{}
-
-// TestDenseGreedyParity: tiny llama and qwen3 models in every weight type
-// give llama.cpp's 64 greedy tokens, for two random prompts.
+// TestDenseGreedyParity: tiny llama and qwen3 models give llama.cpp's 64
+// greedy tokens: every weight type once (make test), or every type on
+// two prompts (EMBER_PARITY=all, make parity).
 func TestDenseGreedyParity(t *testing.T) {
 	if err := oracle.Available(); err != nil {
 		t.Skip(err)
 	}
-	dir := t.TempDir()
-	var paths, names []string
-	for i, arch := range []synth.Arch{synth.Llama, synth.Qwen3} {
-		for j, typ := range denseTypes {
-			paths = append(paths, writeTiny(t, dir, "tiny", arch, typ, uint64(500+20*i+j)))
-			names = append(names, string(arch)+"/"+typ)
-		}
-	}
-	rng := rand.New(rand.NewSource(11))
-	for _, plen := range []int{3, 9} {
-		prompt := make([]int32, plen)
-		for i := range prompt {
-			prompt[i] = int32(rng.Intn(256))
-		}
-		t.Run(fmt.Sprintf("prompt-of-%d", plen), func(t *testing.T) {
-			compareGreedy(t, names, paths, prompt, 0, denseTolerated)
-		})
-	}
+	compareCases(t, t.TempDir(), parityCases("dense"), 0)
 }
 
-// TestStoriesGreedyParity: the real trained model, several prompts through
-// ember's own tokenizer, llama.cpp's 64 greedy tokens.
+// TestStoriesGreedyParity: the real trained model, prompts through
+// ember's own tokenizer, llama.cpp's 64 greedy tokens (one prompt, or
+// four with EMBER_PARITY=all).
 func TestStoriesGreedyParity(t *testing.T) {
 	if err := oracle.Available(); err != nil {
 		t.Skip(err)
@@ -67,7 +40,11 @@ func TestStoriesGreedyParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{"Once upon a time", "The little dog", "Lily and Tom went to the", "One day"} {
+	texts := oracle.StoriesPrompts[:1]
+	if parityAll() {
+		texts = oracle.StoriesPrompts
+	}
+	for _, text := range texts {
 		prompt := tok.Encode(text, true, false)
 		t.Run(text, func(t *testing.T) {
 			compareGreedy(t, []string{"stories260K"}, []string{path}, prompt, 0, nil)

@@ -17,22 +17,6 @@ import (
 	"github.com/emberllm/ember/internal/oracle"
 )
 
-// moeMLAShapes are the tiny synthetic layouts of the mixture-of-experts and
-// latent-attention families, each exercising a different part of them.
-var moeMLAShapes = []struct {
-	name, shape string
-	arch        synth.Arch
-}{
-	{"qwen3moe", "tiny", synth.Qwen3MoE},   // per-head q/k norm, softmax, renormalised top-k
-	{"olmoe", "tiny", synth.OLMoE},         // full-projection q/k norm, softmax, raw top-k
-	{"deepseek2", "tiny", synth.DeepSeek2}, // q low-rank path, softmax, shared expert, a dense lead block
-	{"deepseek2-lite", "tiny-lite", ""},    // plain attn_q, YaRN with mscale, two shared experts
-	{"glm-4.7-flash", "tiny-glm", ""},      // sigmoid, selection bias, norm, routed scale 1.8
-	{"youtu", "tiny", synth.Youtu},         // dense MLA, tied output
-}
-
-var moeMLATypes = []string{"F32", "Q8_0", "Q4_0", "Q4_K", "Q6_K"}
-
 // writeTiny writes a synthetic model into dir and returns its path.
 func writeTiny(t testing.TB, dir, shape string, arch synth.Arch, typ string, seed uint64) string {
 	t.Helper()
@@ -142,30 +126,15 @@ func joinIDs(ids []int32, sep string) string {
 	return strings.Join(s, sep)
 }
 
-// TestMoEMLAGreedyParity runs every tiny layout in every weight type through
-// ember and through llama.cpp and wants the same 64 greedy tokens.
+// TestMoEMLAGreedyParity: the tiny mixture-of-experts and latent-attention
+// layouts give llama.cpp's 64 greedy tokens: each layout in one weight
+// type (make test), or every layout in every type (EMBER_PARITY=all, make
+// parity).
 func TestMoEMLAGreedyParity(t *testing.T) {
 	if err := oracle.Available(); err != nil {
 		t.Skip(err)
 	}
-	dir := t.TempDir()
-	rng := rand.New(rand.NewSource(7))
-	var paths, names []string
-	for i, s := range moeMLAShapes {
-		for j, typ := range moeMLATypes {
-			paths = append(paths, writeTiny(t, dir, s.shape, s.arch, typ, uint64(100+10*i+j)))
-			names = append(names, s.name+"/"+typ)
-		}
-	}
-	// a prompt of random ordinary tokens (the byte tokens and merges)
-	prompt := make([]int32, 6)
-	for i := range prompt {
-		prompt[i] = int32(rng.Intn(256))
-	}
-	// Every layout, in every weight type, must give llama.cpp's tokens at
-	// every step.
-	tolerated := map[string]string{}
-	compareGreedy(t, names, paths, prompt, 2, tolerated)
+	compareCases(t, t.TempDir(), parityCases("moe-mla"), 2)
 }
 
 // routeIDs builds a step of the given tokens, exposes every Route op's
