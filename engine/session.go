@@ -156,7 +156,16 @@ func (s *Session) Tokenize(prompt string) []int32 {
 	return s.e.Tokenizer.Encode(prompt, true, true)
 }
 
-// Eval runs tokens through the model after the first keep tokens of the
+// Eval runs ids, the whole sequence so far, through the model, keeping the
+// cache of the longest prefix the session already holds, and leaves the
+// last token's logits for Logits: a caller steering the sequence itself
+// (teacher forcing, scoring text) rather than sampling it.
+func (s *Session) Eval(ctx context.Context, ids []int32) error {
+	_, err := s.eval(ctx, ids)
+	return err
+}
+
+// eval runs tokens through the model after the first keep tokens of the
 // cache, leaving the last token's logits ready. It returns the number of
 // cached tokens kept.
 func (s *Session) eval(ctx context.Context, ids []int32) (kept int, err error) {
