@@ -7,12 +7,23 @@ PROMPT  ?= Once upon a time
 COUNT   ?= 128
 EMBER   := bin/ember
 
-.PHONY: all build run test deps oracle vet cross arm64 parity fuzz clean
+.PHONY: all build web run test deps oracle vet cross arm64 parity fuzz clean
 
 all: build
 
-build:
-	$(GO) build -o $(EMBER) ./cmd/native
+# ember with the page's in-tab engine embedded (web/dist, from make web).
+build: web
+	$(GO) build -tags emberweb -o $(EMBER) ./cmd/native
+
+# The engine for a browser tab: cmd/wasm built for js/wasm and Go's own
+# wasm_exec.js, into web/dist (embedded by make build) and, with the page,
+# into out/web: a folder any static host serves.
+web:
+	@mkdir -p web/dist out/web
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o web/dist/ember.wasm ./cmd/wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/dist/wasm_exec.js
+	gzip -9 -n -f -k web/dist/ember.wasm
+	cp web/index.html web/app.js web/ember.js web/worker.js web/dist/ember.wasm web/dist/wasm_exec.js out/web/
 
 deps:
 	@.ci/deps.sh
@@ -55,4 +66,4 @@ fuzz:
 	$(GO) test ./engine/gguf -run '^$$' -fuzz FuzzRead -fuzztime 10m
 
 clean:
-	rm -rf bin
+	rm -rf bin out web/dist

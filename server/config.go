@@ -1,6 +1,11 @@
 package server
 
-import "time"
+import (
+	"io/fs"
+	"time"
+
+	"github.com/emberllm/ember/web"
+)
 
 // Config is what a Server enforces. The zero value of each field means its
 // default (see withDefaults).
@@ -26,6 +31,10 @@ type Config struct {
 	// RelayTimeout bounds how long a relayed request waits for a browser
 	// engine's next event.
 	RelayTimeout time.Duration
+	// Engine holds the files of the page's in-tab engine: ember.wasm (or
+	// ember.wasm.gz, served compressed) and wasm_exec.js; nil means what
+	// the binary embeds (web.Engine: a `make build` has them).
+	Engine fs.FS
 	// Logf, when set, receives one line per notable event.
 	Logf func(format string, args ...any)
 }
@@ -48,6 +57,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RelayTimeout <= 0 {
 		c.RelayTimeout = 5 * time.Minute
+	}
+	if c.Engine == nil {
+		c.Engine = web.Engine()
 	}
 	if c.Logf == nil {
 		c.Logf = func(string, ...any) {}

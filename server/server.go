@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strings"
 	"sync"
@@ -42,16 +44,26 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /v1/models", apiHandler(s.listModels))
 	mux.Handle("GET /v1/models/{id}", apiHandler(s.getModel))
 	mux.HandleFunc("GET /ws", s.websocket)
-	mux.Handle("GET /{$}", http.FileServerFS(web.FS))
+	page := http.FileServerFS(web.FS)
+	mux.Handle("GET /{$}", page)
+	for _, f := range []string{"app.js", "ember.js", "worker.js"} {
+		mux.Handle("GET /"+f, page)
+	}
+	mux.HandleFunc("GET /ember.wasm", s.engineFile)
+	mux.HandleFunc("GET /wasm_exec.js", s.engineFile)
 	return s.guard(mux)
 }
+
+// pageFiles are the page and its scripts, which hold no secret: served
+// without the API key, so that the page can ask for it.
+var pageFiles = map[string]bool{"/": true, "/app.js": true, "/ember.js": true, "/worker.js": true, "/ember.wasm": true, "/wasm_exec.js": true}
 
 // guard applies what every route needs: the API key and a bounded body.
 // Unknown routes and methods answer in the same JSON error shape as the
 // API, so clients get a message rather than an HTML page.
 func (s *Server) guard(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.APIKey != "" && !s.authorized(r) {
+		if s.cfg.APIKey != "" && !pageFiles[r.URL.Path] && !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ember"`)
 			writeError(w, &statusError{401, "a valid API key is required (Authorization: Bearer KEY)"})
 			return
@@ -191,4 +203,36 @@ func (s *Server) run(ctx context.Context, g generator, req engine.Request, emit 
 		s.stats.generatedTokens.Add(int64(res.Stats.GeneratedTokens))
 	}
 	return res, err
+}
+
+// engineFile serves the in-tab engine's files: ember.wasm (from a
+// gzipped copy where there is one, which browsers take as is) and
+// wasm_exec.js. Without them it says how to get them; the page then offers
+// the server's model only.
+func (s *Server) engineFile(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/")
+	fsys := s.cfg.Engine
+	missing := &statusError{404, "this ember was built without the in-tab engine: build it with `make build` (or pass --web with the folder `make web` writes)"}
+	if fsys == nil {
+		writeError(w, missing)
+		return
+	}
+	typ := "text/javascript"
+	if name == "ember.wasm" {
+		typ = "application/wasm"
+		if gz, err := fs.ReadFile(fsys, name+".gz"); err == nil {
+			w.Header().Set("Content-Type", typ)
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Vary", "Accept-Encoding")
+			http.ServeContent(w, r, name, s.started, bytes.NewReader(gz))
+			return
+		}
+	}
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		writeError(w, missing)
+		return
+	}
+	w.Header().Set("Content-Type", typ)
+	http.ServeContent(w, r, name, s.started, bytes.NewReader(data))
 }
