@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -32,6 +33,7 @@ func runServe(args []string) error {
 	maxPrompt := fs.Int("max-prompt", 256<<10, "largest prompt (all messages together), in bytes")
 	var origins stringList
 	fs.Var(&origins, "origin", "another origin (scheme://host:port) whose pages may use the WebSocket (repeatable)")
+	webDir := fs.String("web", "", "folder holding the page's in-tab engine, ember.wasm and wasm_exec.js (make web writes out/web; default: what the binary embeds)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,10 +44,17 @@ func runServe(args []string) error {
 		return fmt.Errorf("--parallel must be at least 1")
 	}
 	logger := log.New(os.Stderr, "ember serve: ", log.LstdFlags)
-	srv := server.New(server.Config{
+	cfg := server.Config{
 		APIKey: *key, Parallel: *parallel, Origins: origins, MaxBodyBytes: *maxBody, MaxPromptBytes: *maxPrompt,
 		Logf: logger.Printf,
-	})
+	}
+	if *webDir != "" {
+		if _, err := os.Stat(filepath.Join(*webDir, "ember.wasm")); err != nil {
+			return fmt.Errorf("--web %s: no ember.wasm there (make web writes out/web)", *webDir)
+		}
+		cfg.Engine = os.DirFS(*webDir)
+	}
+	srv := server.New(cfg)
 	defer srv.Close()
 	if mf.model != "" {
 		path, err := resolveModel(mf.model)
