@@ -1,34 +1,42 @@
 #!/usr/bin/env bash
-# ember's WebGPU backend on a GPU: prefill and decode tok/s, ms per token,
-# kernels per token (also divided by the layer count, which counts the few
-# kernels outside the layers too: embedding, final norm, output, sampling),
-# and the fraction of the device's memory bandwidth the decode reaches
-# (weight bytes per token x tok/s over the bandwidth of a large buffer
-# copy, measured in the same run).
+# ember's WebGPU backend against llama.cpp on the same GPU, the same
+# synthetic GGUF files, in the same run: prefill and decode tok/s of
+# `ember bench --backend webgpu` beside llama-bench's on Vulkan
+# (bench/llama-bench-vulkan.sh builds it from node-llama-cpp's package)
+# and, where LLAMA_CUDA names one, on CUDA; the ratios; and the memory
+# bandwidth ember's decode reaches (weight bytes a token x tok/s) against
+# a streaming-read kernel over 1 GiB measured in the same run and against
+# the datasheet's figure (NOMINAL_GBPS, default the H100 SXM's 3350).
 #
-#   bench/webgpu.sh                         # build, run the issue's models, print a table
-#   EMBER=.devbin/ember RESULTS=/tmp/r.jsonl bench/webgpu.sh
-#                                           # on a machine without Go (results kept as JSON lines)
-#   bench/webgpu.sh --table /tmp/r.jsonl    # the table from saved results
+#   bench/webgpu.sh                                    # build what is missing, run, print the table
+#   EMBER=.devbin/ember LLAMA_VULKAN=.devbin/llama-vulkan/llama-bench RESULTS=/tmp/r.jsonl bench/webgpu.sh
+#   bench/webgpu.sh --table /tmp/r.jsonl               # the table from saved results
 #
 # MODELS lists shape/type pairs; P, N, R are prompt tokens, generated tokens
-# and repetitions; WORK holds the synthetic GGUF files (DROP=1 deletes each
-# after its run).
+# and repetitions; WORK holds the synthetic files (DROP=1 deletes each after
+# its run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 table() {
-  python3 - "$1" <<'PY'
+  python3 - "$1" "${NOMINAL_GBPS:-3350}" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print("| model | type | pp tok/s | tg tok/s | ms/token | kernels/token | kernels/token ÷ layers | weight MB/token | GB/s | copy GB/s | fraction of bandwidth |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
-for r in rows:
-    gbs = r["weight_bytes_per_token"] * r["decode_mean"] / 1e9
-    frac = gbs / r["copy_gbps"] if r["copy_gbps"] else float("nan")
-    print(f"| {r['shape']} | {r['type']} | {r['prefill_mean']:.1f} ± {r['prefill_sd']:.1f} | {r['decode_mean']:.1f} ± {r['decode_sd']:.1f} "
-          f"| {1000 / r['decode_mean']:.2f} | {r['kernels_per_token']} | {r['kernels_per_token'] / r['layers']:.1f} "
-          f"| {r['weight_bytes_per_token'] / 1e6:.0f} | {gbs:.0f} | {r['copy_gbps']:.0f} | {100 * frac:.0f}% |")
+nominal = float(sys.argv[2])
+def r(a, b):
+    return f"{a / b:.2f}" if a and b else "–"
+def f(x):
+    return f"{x:.1f}" if x else "–"
+print("| model | ember pp | Vulkan pp | ratio | CUDA pp | ratio | ember tg | Vulkan tg | ratio | CUDA tg | ratio | kernels/token | ember decode GB/s | of read (GB/s) | of nominal |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for x in rows:
+    e = x["ember"]
+    v, c = x.get("vulkan", {}), x.get("cuda", {})
+    gbs = e["weight_bytes_per_token"] * e["decode_mean"] / 1e9
+    read = e.get("read_gbps", 0)
+    print(f"| {x['model']} | {f(e['prefill_mean'])} | {f(v.get('pp'))} | {r(e['prefill_mean'], v.get('pp'))} | {f(c.get('pp'))} | {r(e['prefill_mean'], c.get('pp'))} "
+          f"| {f(e['decode_mean'])} | {f(v.get('tg'))} | {r(e['decode_mean'], v.get('tg'))} | {f(c.get('tg'))} | {r(e['decode_mean'], c.get('tg'))} "
+          f"| {e['kernels_per_token']} | {gbs:.0f} | {100 * gbs / read:.0f}% ({read:.0f}) | {100 * gbs / nominal:.0f}% |")
 PY
 }
 
@@ -37,25 +45,41 @@ if [ "${1:-}" = "--table" ]; then
   exit 0
 fi
 
-P=${P:-128}
-N=${N:-64}
-R=${R:-3}
+P=${P:-512}
+N=${N:-128}
+R=${R:-2}
 WORK=${WORK:-/tmp/ember-bench}
-MODELS=${MODELS:-"llama3.2:1b/Q4_0 qwen3:0.6b/Q8_0 llama3.1:8b/Q4_K_M qwen3:30b-a3b/Q4_K_M glm-4.7-flash/Q4_0"}
+MODELS=${MODELS:-"llama3.2:1b/Q4_0 youtu-llm:2b/Q4_0 llama3.1:8b/Q4_0 deepseek-v2-lite/Q4_0 glm-4.7-flash/Q4_0"}
 EMBER=${EMBER:-}
 if [ -z "$EMBER" ]; then
   go build -o bin/ember ./cmd/native
   EMBER=bin/ember
 fi
+LLAMA_VULKAN=${LLAMA_VULKAN:-out/llama-vulkan/llama-bench}
+[ -x "$LLAMA_VULKAN" ] || bench/llama-bench-vulkan.sh "$(dirname "$LLAMA_VULKAN")"
+LLAMA_CUDA=${LLAMA_CUDA:-}
 RESULTS=${RESULTS:-$(mktemp)}
 mkdir -p "$WORK"
+
+# llama-bench's JSON: tok/s of its prompt test and of its generation test.
+llama() {
+  "$1" -m "$2" -p "$P" -n "$N" -r "$R" -ngl 99 -o json 2>/dev/null | python3 -c '
+import json, sys
+t = {"pp": 0, "tg": 0}
+for x in json.load(sys.stdin):
+    t["pp" if x["n_prompt"] else "tg"] = x["avg_ts"]
+print(json.dumps(t))'
+}
+
 for m in $MODELS; do
   shape=${m%/*}; type=${m#*/}
   file="$WORK/${shape//:/-}-$type.gguf"
   [ -f "$file" ] || "$EMBER" synth --shape "$shape" --type "$type" --seed 1 -o "$file" >&2
-  j=$("$EMBER" bench --backend webgpu --model "$file" -p "$P" -n "$N" -r "$R" --json)
-  echo "{\"shape\": \"$shape\", \"type\": \"$type\", ${j#\{}" >> "$RESULTS"
-  # DROP=1 removes each file after its run (a small disk).
+  e=$("$EMBER" bench --backend webgpu --model "$file" -p "$P" -n "$N" -r "$R" --json)
+  v=$(llama "$LLAMA_VULKAN" "$file")
+  c='{}'
+  [ -z "$LLAMA_CUDA" ] || c=$(llama "$LLAMA_CUDA" "$file")
+  echo "{\"model\": \"$m\", \"ember\": $e, \"vulkan\": $v, \"cuda\": $c}" >> "$RESULTS"
   [ -z "${DROP:-}" ] || rm -f "$file"
 done
-if command -v python3 >/dev/null; then table "$RESULTS"; else cat "$RESULTS"; fi
+table "$RESULTS"

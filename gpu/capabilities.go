@@ -58,9 +58,10 @@ type SoftwareReporter interface {
 }
 
 // BandwidthMeter is implemented by backends that can measure their device
-// memory's bandwidth. CopyBandwidth returns it in GB/s (10^9 bytes a
-// second), timed over buffer-to-buffer copies; `ember bench` reports it as
-// the yardstick for how close decode comes to the hardware.
+// memory's bandwidth. ReadBandwidth returns it in GB/s (10^9 bytes a
+// second), timed over a kernel streaming a large buffer, as decode streams
+// its weights; `ember bench` reports it as the yardstick for how close
+// decode comes to the hardware.
 type BandwidthMeter interface {
-	CopyBandwidth() (float64, error)
+	ReadBandwidth() (float64, error)
 }

@@ -95,12 +95,12 @@ func runBench(args []string) error {
 		kernels = s.DecodeKernels()
 		fmt.Fprintf(os.Stderr, "rep %d: prefill %.1f tok/s, decode %.1f tok/s\n", r+1, pre[r], dec[r])
 	}
-	copyGBs := 0.0
+	readGBs := 0.0
 	if bw, ok := e.Backend.(gpu.BandwidthMeter); ok {
-		if copyGBs, err = bw.CopyBandwidth(); err != nil {
+		if readGBs, err = bw.ReadBandwidth(); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "device memory bandwidth (buffer copy): %.1f GB/s\n", copyGBs)
+		fmt.Fprintf(os.Stderr, "device memory bandwidth (streaming read): %.1f GB/s\n", readGBs)
 	}
 	pm, ps := meanSD(pre)
 	dm, ds := meanSD(dec)
@@ -115,7 +115,7 @@ func runBench(args []string) error {
 			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps,
 			"prefill_mean": pm, "prefill_sd": ps, "decode_mean": dm, "decode_sd": ds,
 			"kernels_per_token": kernels, "weight_bytes_per_token": perTok,
-			"prefill": pre, "decode": dec, "copy_gbps": copyGBs, "load_s": loadS,
+			"prefill": pre, "decode": dec, "read_gbps": readGBs, "load_s": loadS,
 		})
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)

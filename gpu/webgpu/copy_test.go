@@ -4,6 +4,7 @@ package webgpu_test
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -111,5 +112,20 @@ func TestCopyBufferOrder(t *testing.T) {
 	must(err)
 	if err := cp.CopyBuffer(w, 0, a, 0, 4); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("copy into a weight: error %v", err)
+	}
+}
+
+// ReadBandwidth streams its buffer through a kernel and reports a rate:
+// positive and finite on any adapter (lavapipe here).
+func TestReadBandwidth(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	gbs, err := be.(gpu.BandwidthMeter).ReadBandwidth()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("streaming read: %.1f GB/s", gbs)
+	if !(gbs > 0) || math.IsInf(gbs, 0) {
+		t.Fatalf("read bandwidth %v GB/s", gbs)
 	}
 }

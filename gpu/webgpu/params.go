@@ -215,4 +215,5 @@ var kernelParams = map[string]reflect.Type{
 	"moe_gate_up":          reflect.TypeFor[moeGateUpParams](),
 	"moe_gate_up_round":    reflect.TypeFor[moeGateUpParams](),
 	"moe_down_rounded":     reflect.TypeFor[moeDownParams](),
+	"read_bandwidth":       reflect.TypeFor[readParams](),
 }
