@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"crypto/sha256"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -31,19 +32,38 @@ import (
 // without AVX-512 on any machine that runs haswell's instructions.
 const BuildEnv = "EMBER_ORACLE_BUILD"
 
-// cpuBuildsDir is where the npm package keeps the builds on this platform,
-// as a path relative to the oracle folder.
+// cpuBuildsDir is where the npm package keeps the builds for the machine
+// Node runs on, as a path relative to the oracle folder.
 func cpuBuildsDir() (string, error) {
-	var plat string
-	switch {
-	case runtime.GOOS == "linux" && runtime.GOARCH == "amd64":
-		plat = "linux-x64"
-	case runtime.GOOS == "linux" && runtime.GOARCH == "arm64":
-		plat = "linux-arm64"
-	default:
-		return "", fmt.Errorf("llama.cpp's CPU builds are compared on linux/amd64 and linux/arm64 only, not %s/%s", runtime.GOOS, runtime.GOARCH)
+	plat, err := nodePlatform()
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join("node_modules", "@node-llama-cpp", plat, "bins", plat), nil
+}
+
+// nodePlatform names the npm package's platform for the machine Node and
+// g++ run on, read from the node executable's ELF header rather than from
+// runtime.GOARCH: make arm64 runs the tests as arm64 code under qemu-user
+// while Node and llama.cpp run natively on the x86-64 host.
+func nodePlatform() (string, error) {
+	if runtime.GOOS != "linux" {
+		return "", fmt.Errorf("llama.cpp's CPU builds are compared on linux only, not %s", runtime.GOOS)
+	}
+	machine := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}[runtime.GOARCH]
+	if path, err := exec.LookPath("node"); err == nil {
+		if f, err := elf.Open(path); err == nil {
+			machine = f.Machine
+			f.Close()
+		}
+	}
+	switch machine {
+	case elf.EM_X86_64:
+		return "linux-x64", nil
+	case elf.EM_AARCH64:
+		return "linux-arm64", nil
+	}
+	return "", fmt.Errorf("llama.cpp's CPU builds are compared on x86-64 and arm64 only, not %v", machine)
 }
 
 // CPUBuilds lists the names of llama.cpp's CPU builds (haswell for

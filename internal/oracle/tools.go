@@ -186,11 +186,11 @@ func toolSource() (string, error) {
 // libllama, libllama-common, libggml, libggml-base and every CPU build
 // (ggml picks among them at run time, as under Node).
 func prebuiltLibs() ([]string, error) {
-	plat := map[string]string{"amd64": "linux-x64", "arm64": "linux-arm64"}[runtime.GOARCH]
-	if plat == "" {
-		return nil, fmt.Errorf("oracle: no prebuilt llama.cpp for linux/%s", runtime.GOARCH)
+	rel, err := cpuBuildsDir()
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	dir := filepath.Join(Dir(), "node_modules", "@node-llama-cpp", plat, "bins", plat)
+	dir := filepath.Join(Dir(), rel)
 	libs, _ := filepath.Glob(filepath.Join(dir, "*.so"))
 	if len(libs) == 0 {
 		return nil, fmt.Errorf("oracle: no prebuilt libraries in %s (run: make oracle)", dir)
