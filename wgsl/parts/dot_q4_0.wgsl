@@ -1,8 +1,25 @@
-// Q4_0 in the matvecs: a part is one word of nibbles (xpart_halves).
+// Q4_0 in the matvecs: two parts a block, part p taking nibble bytes
+// 8p..8p+7 (values 8p..8p+7 and 16+8p..16+8p+7). Eight bytes a part keep
+// more of W in flight per thread than a word would, and the part's two
+// words come from three aligned loads (blocks of 18 bytes are 2-byte
+// aligned) where reading each word alone takes two.
 //!use decode_q4_0
-//!use xpart_halves
+const PARTS = 2u;
+struct XPart { l0: vec4<f32>, l1: vec4<f32>, h0: vec4<f32>, h1: vec4<f32> }
+fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
+    let i = (xo + blk * 32u + part * 8u) >> 2u;
+    return XPart(X[i], X[i + 1u], X[i + 4u], X[i + 5u]);
+}
 fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let o = rb + blk * 18u;
-    let q = w32(o + 2u + 4u * part);
-    return h16(o) * (dot(nib4(q, 0u) - 8.0, x.lo) + dot(nib4(q, 4u) - 8.0, x.hi));
+    let b = o + 2u + 8u * part;
+    let c = b >> 2u;
+    let w0 = W[c];
+    let w1 = W[c + 1u];
+    let w2 = W[c + 2u];
+    let q0 = join32(w0, w1, b);
+    let q1 = join32(w1, w2, b);
+    let lo = dot(nib4(q0, 0u) - 8.0, x.l0) + dot(nib4(q1, 0u) - 8.0, x.l1);
+    let hi = dot(nib4(q0, 4u) - 8.0, x.h0) + dot(nib4(q1, 4u) - 8.0, x.h1);
+    return h16(o) * (lo + hi);
 }

@@ -1,4 +1,4 @@
-// Q4_1 in the matvecs: parts as in Q4_0 (xpart_halves); blocks of 20
+// Q4_1 in the matvecs: a part is one word of nibbles (xpart_halves); blocks of 20
 // bytes keep every field word-aligned.
 //!use decode_q4_1
 //!use xpart_halves

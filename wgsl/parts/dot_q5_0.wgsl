@@ -1,4 +1,4 @@
-// Q5_0 in the matvecs: parts as in Q4_0 (xpart_halves), each with the
+// Q5_0 in the matvecs: a part is one word of nibbles (xpart_halves), each with the
 // matching four high bits of either half.
 //!use decode_q5_0
 //!use xpart_halves

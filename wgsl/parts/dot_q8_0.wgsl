@@ -1,13 +1,22 @@
-// Q8_0 in the matvecs: four parts of 8 values (two words) a block.
+// Q8_0 in the matvecs: two parts of 16 values a block, each four words
+// from five aligned loads (blocks of 34 bytes are 2-byte aligned), so a
+// thread has more of W in flight than with a word or two a part.
 //!use decode_q8_0
-const PARTS = 4u;
-struct XPart { a: vec4<f32>, b: vec4<f32> }
+const PARTS = 2u;
+struct XPart { a0: vec4<f32>, a1: vec4<f32>, a2: vec4<f32>, a3: vec4<f32> }
 fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
-    let i = (xo + blk * 32u + part * 8u) >> 2u;
-    return XPart(X[i], X[i + 1u]);
+    let i = (xo + blk * 32u + part * 16u) >> 2u;
+    return XPart(X[i], X[i + 1u], X[i + 2u], X[i + 3u]);
 }
 fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let o = rb + blk * 34u;
-    let q = o + 2u + 8u * part;
-    return h16(o) * (dot(i8x4(w32(q)), x.a) + dot(i8x4(w32(q + 4u)), x.b));
+    let b = o + 2u + 16u * part;
+    let c = b >> 2u;
+    let w0 = W[c];
+    let w1 = W[c + 1u];
+    let w2 = W[c + 2u];
+    let w3 = W[c + 3u];
+    let w4 = W[c + 4u];
+    let s = dot(i8x4(join32(w0, w1, b)), x.a0) + dot(i8x4(join32(w1, w2, b)), x.a1) + dot(i8x4(join32(w2, w3, b)), x.a2) + dot(i8x4(join32(w3, w4, b)), x.a3);
+    return h16(o) * s;
 }

@@ -1,5 +1,5 @@
 // Q4_0 in the tiled product: a slice is one block, a part one word of its
-// nibbles (values 4p..4p+3 and 16+4p..16+4p+3, as in dot_q4_0). Blocks of
+// nibbles (values 4p..4p+3 and 16+4p..16+4p+3, as xpart_halves takes them). Blocks of
 // 18 bytes leave the word unaligned: it comes from two.
 //!use decode_q4_0
 //!use tile_parts
