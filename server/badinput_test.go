@@ -111,7 +111,9 @@ func TestServeAPIKey(t *testing.T) {
 			t.Errorf("header %q: status %d %s, want %d", c.header, status, out, c.status)
 		}
 	}
-	for path, want := range map[string]int{"/": 401, "/v1/models": 401, "/?key=sekrit": 200, "/v1/models?key=sekrit": 200, "/ws": 401} {
+	// The page and its scripts hold no secret and load without the key
+	// (the page asks for it); every API route wants it.
+	for path, want := range map[string]int{"/": 200, "/app.js": 200, "/v1/models": 401, "/v1/models/x": 401, "/?key=sekrit": 200, "/v1/models?key=sekrit": 200, "/ws": 401, "/ws?key=wrong": 401} {
 		resp, err := http.Get(ts.url + path)
 		if err != nil {
 			t.Fatal(err)

@@ -10,9 +10,10 @@ import (
 // Config is what a Server enforces. The zero value of each field means its
 // default (see withDefaults).
 type Config struct {
-	// APIKey, when set, is required on every route: as "Authorization:
-	// Bearer KEY", or as ?key=KEY where a browser cannot set headers (the
-	// page and its WebSocket).
+	// APIKey, when set, is required on every API route: as
+	// "Authorization: Bearer KEY", or as ?key=KEY where a browser cannot
+	// set headers (the WebSocket). The page and its scripts hold no secret
+	// and load without it.
 	APIKey string
 	// Parallel is the number of sessions generating at once; requests
 	// beyond it wait in a queue. It is lowered when memory does not allow it.
