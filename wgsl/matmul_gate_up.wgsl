@@ -22,6 +22,28 @@
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
 @group(0) @binding(7) var<storage, read> V: array<u32>;
 
+// The up rows' sums, beside the gate's in acc.
+var<private> acc_up: array<f32, ROWS>;
+
+// accumulate_pair is accumulate over W into acc and over V into acc_up in
+// one loop, each part of the activations read once for both and both
+// weights' loads in flight together; each sum takes its terms in
+// accumulate's order. (Twin also makes an unused accumulate_pair_V.)
+fn accumulate_pair(xo: u32, row0: u32, rows: u32, li: u32, base: u32, base_v: u32) {
+    let rbytes = pu(ROW_BYTES_WORD);
+    let units = pu(P_K) / BLOCK * PARTS;
+    for (var u = li; u < units; u += WG) {
+        let blk = u / PARTS;
+        let part = u % PARTS;
+        let x = xpart(xo, blk, part);
+        for (var r = 0u; r < ROWS; r++) {
+            let row = (row0 + min(r, rows - 1u)) * rbytes;
+            acc[r] += dot_part(base + row, blk, part, x);
+            acc_up[r] += dot_part_V(base_v + row, blk, part, x);
+        }
+    }
+}
+
 @compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
     let g = group_index(wid, nwg);
@@ -33,13 +55,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let t = g / groups;
     let live = t < pu(P_T) && n0 < N;
     let xo = at(P_IN, 0u, 0u, t, 0u);
-    if (live) { accumulate(xo, n0, N - n0, li, pu(P_BASE)); }
+    if (live) { accumulate_pair(xo, n0, N - n0, li, pu(P_BASE), pu(P_BASE_V)); }
     let gs = reduce_rows(l);
     // The second reduction reuses the workgroup memory the first one's
     // totals are still being read from.
     workgroupBarrier();
-    for (var r = 0u; r < ROWS; r++) { acc[r] = 0.0; }
-    if (live) { accumulate_V(xo, n0, N - n0, li, pu(P_BASE_V)); }
+    acc = acc_up;
     let us = reduce_rows(l);
     let own = live && li < ROWS && n0 + li < N;
     let n = n0 + li;
