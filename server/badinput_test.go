@@ -2,10 +2,13 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/gorilla/websocket"
 )
 
 // Every bad request gets its own 4xx status and an OpenAI error body
@@ -112,8 +115,12 @@ func TestServeAPIKey(t *testing.T) {
 		}
 	}
 	// The page and its scripts hold no secret and load without the key
-	// (the page asks for it); every API route wants it.
-	for path, want := range map[string]int{"/": 200, "/app.js": 200, "/v1/models": 401, "/v1/models/x": 401, "/?key=sekrit": 200, "/v1/models?key=sekrit": 200, "/ws": 401, "/ws?key=wrong": 401} {
+	// (the page asks for it), as do the health probes; every API route
+	// wants it, in the Authorization header: a key in the URL (which logs
+	// keep) is accepted on the WebSocket only, where browsers cannot set
+	// headers.
+	for path, want := range map[string]int{"/": 200, "/app.js": 200, "/health": 200, "/ready": 200, "/v1/models": 401, "/v1/models/x": 401,
+		"/?key=sekrit": 200, "/v1/models?key=sekrit": 401, "/ws": 401, "/ws?key=wrong": 401} {
 		resp, err := http.Get(ts.url + path)
 		if err != nil {
 			t.Fatal(err)
@@ -123,4 +130,19 @@ func TestServeAPIKey(t *testing.T) {
 			t.Errorf("GET %s: status %d, want %d", path, resp.StatusCode, want)
 		}
 	}
+	req, _ := http.NewRequest("POST", ts.url+"/v1/completions?key=sekrit", strings.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.Contains(string(out), "on /ws only") {
+		t.Errorf("POST with ?key=: %d %s", resp.StatusCode, out)
+	}
+	c, _, err := websocket.DefaultDialer.Dial(ts.wsURL()+"?key=sekrit", nil)
+	if err != nil {
+		t.Fatalf("the WebSocket with ?key=: %v", err)
+	}
+	c.Close()
 }

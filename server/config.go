@@ -29,6 +29,17 @@ type Config struct {
 	MaxQueue int
 	// MaxInflight bounds the requests one WebSocket has in flight.
 	MaxInflight int
+	// ReadTimeout bounds reading a request's headers and body: a client
+	// that stalls mid-request is cut (408). 30 s by default.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds one write of a response, stream event or
+	// WebSocket message: a client that stops reading does not hold a
+	// session forever. 10 s by default.
+	WriteTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection with no request, and a
+	// WebSocket that sends nothing (not even the pong to the server's
+	// pings, sent every half of it) for this long. 2 minutes by default.
+	IdleTimeout time.Duration
 	// RelayTimeout bounds how long a relayed request waits for a browser
 	// engine's next event.
 	RelayTimeout time.Duration
@@ -55,6 +66,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxInflight <= 0 {
 		c.MaxInflight = 256
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = 30 * time.Second
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 10 * time.Second
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 2 * time.Minute
 	}
 	if c.RelayTimeout <= 0 {
 		c.RelayTimeout = 5 * time.Minute

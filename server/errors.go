@@ -19,6 +19,19 @@ type statusError struct {
 	msg    string
 }
 
+// retryError is a statusError that may go away (the model loads, the
+// queue empties): its answer carries Retry-After, in seconds.
+type retryError struct {
+	*statusError
+	after int
+}
+
+func (e *retryError) Unwrap() error { return e.statusError }
+
+func retryLater(after, status int, format string, args ...any) error {
+	return &retryError{&statusError{status, fmt.Sprintf(format, args...)}, after}
+}
+
 func (e *statusError) Error() string { return e.msg }
 
 func invalid(format string, args ...any) error {
@@ -75,6 +88,10 @@ func errorBody(err error) (int, apiError) {
 
 func writeError(w http.ResponseWriter, err error) {
 	status, body := errorBody(err)
+	var re *retryError
+	if errors.As(err, &re) {
+		w.Header().Set("Retry-After", strconv.Itoa(re.after))
+	}
 	writeJSON(w, status, body)
 }
 

@@ -14,7 +14,15 @@ import (
 // ready, and WebSocket clients see its progress (opts.Progress, when set,
 // hears it too). It may be called once.
 func (s *Server) LoadModel(ref string, opts engine.Options) {
-	l := &local{name: ModelName(ref), ready: make(chan struct{}), maxQueue: int64(s.cfg.MaxQueue)}
+	s.LoadModelWith(ModelName(ref), func() (string, engine.Options, error) { return ref, opts, nil })
+}
+
+// LoadModelWith is LoadModel for a model whose file and options take work
+// to get (a download, a backend to open): prepare runs first, in the
+// loading goroutine, so a server that is already listening answers
+// "loading" meanwhile. name is the id the model is served under.
+func (s *Server) LoadModelWith(name string, prepare func() (ref string, opts engine.Options, err error)) {
+	l := newLocal(name, s.cfg.MaxQueue)
 	s.mu.Lock()
 	if s.local != nil {
 		s.mu.Unlock()
@@ -45,13 +53,23 @@ func (s *Server) LoadModel(ref string, opts engine.Options) {
 		}
 	}()
 	go func() {
-		l.err = s.load(l, ref, opts, post)
+		ref, opts, err := prepare()
+		if err == nil {
+			err = s.load(l, ref, opts, post)
+		}
+		l.err = err
 		if l.err != nil {
-			s.cfg.Logf("loading %s: %v", ref, l.err)
+			s.cfg.Logf("loading %s: %v", name, l.err)
 		} else {
 			s.cfg.Logf("model %s ready: %d sessions of %d tokens", l.name, l.size, l.eng.Context)
 		}
 		close(l.ready)
+		l.mu.Lock()
+		if err := l.loadErr(); err != nil {
+			l.fail(err)
+		}
+		l.handOut()
+		l.mu.Unlock()
 		post(l.progress())
 		close(box)
 	}()
@@ -106,10 +124,9 @@ func (s *Server) load(l *local, ref string, opts engine.Options, post func(Progr
 		s.cfg.Logf("memory allows %d parallel sessions, not %d", len(sessions), s.cfg.Parallel)
 	}
 	l.eng, l.file, l.size = e, f, len(sessions)
-	l.slots = make(chan *engine.Session, len(sessions))
-	for _, ss := range sessions {
-		l.slots <- ss
-	}
+	l.mu.Lock()
+	l.free = sessions
+	l.mu.Unlock()
 	return nil
 }
 

@@ -3,7 +3,7 @@ package server
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"io"
+	"errors"
 	"net/http"
 	"time"
 
@@ -23,7 +23,9 @@ func (h apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // finishReason maps the engine's stop reason to OpenAI's.
 func finishReason(st engine.Stats) *string {
 	r := "stop"
-	if st.StopReason == "length" {
+	// A generation cut by a server shutting down is a truncated answer,
+	// which OpenAI's clients know as "length".
+	if st.StopReason == "length" || st.StopReason == "shutdown" {
 		r = "length"
 	}
 	return &r
@@ -41,8 +43,12 @@ func newID(prefix string) string {
 
 // decodeRequest reads a generation request strictly and checks what both
 // endpoints share.
-func decodeRequest(r io.Reader, body interface{ common() *commonRequest }) error {
-	if err := decodeStrict(r, body); err != nil {
+func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, body interface{ common() *commonRequest }) error {
+	b, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	if err := decodeStrictBytes(b, body); err != nil {
 		return err
 	}
 	if n := body.common().N; n != nil && *n != 1 {
@@ -53,7 +59,7 @@ func decodeRequest(r io.Reader, body interface{ common() *commonRequest }) error
 
 func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 	var body chatRequest
-	if err := decodeRequest(r.Body, &body); err != nil {
+	if err := s.decodeRequest(w, r, &body); err != nil {
 		return err
 	}
 	msgs, err := messages(body.Messages)
@@ -68,7 +74,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 		body.Think = &think
 	}
 	req := engine.Request{Messages: msgs}
-	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req)
+	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req, false)
 	if err != nil {
 		return err
 	}
@@ -77,7 +83,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 		return chatResponse{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []chatChoice{choice}}
 	}
 	if !body.Stream {
-		res, err := s.run(r.Context(), g, req, nil)
+		res, err := s.run(r.Context(), g, nil, req, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -120,11 +126,11 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 	var body completionRequest
-	if err := decodeRequest(r.Body, &body); err != nil {
+	if err := s.decodeRequest(w, r, &body); err != nil {
 		return err
 	}
 	req := engine.Request{Prompt: string(body.Prompt), Raw: true}
-	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req)
+	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req, false)
 	if err != nil {
 		return err
 	}
@@ -134,7 +140,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 			Choices: []completionChoice{{Text: text, FinishReason: finish}}}
 	}
 	if !body.Stream {
-		res, err := s.run(r.Context(), g, req, nil)
+		res, err := s.run(r.Context(), g, nil, req, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -166,17 +172,17 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 // client has gone.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, g generator, req engine.Request,
 	chunk func(engine.Event) any, final func(engine.Stats) []any) error {
-	out := &sse{w: w}
-	res, err := s.run(r.Context(), g, req, func(ev engine.Event) error {
+	out := &sse{w: w, timeout: s.cfg.WriteTimeout}
+	res, err := s.run(r.Context(), g, nil, req, func(ev engine.Event) error {
 		if c := chunk(ev); c != nil {
 			return out.send(c)
 		}
 		return nil
-	})
+	}, nil)
 	if r.Context().Err() != nil {
 		return nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errShutdown) {
 		out.fail(err)
 		return nil
 	}

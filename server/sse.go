@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 )
 
 // sse writes a server-sent event stream. Headers go out with the first
@@ -11,6 +12,7 @@ import (
 type sse struct {
 	w       http.ResponseWriter
 	started bool
+	timeout time.Duration // bounds each write: a client that stops reading is cut
 }
 
 func (e *sse) start() {
@@ -37,10 +39,14 @@ func (e *sse) send(v any) error {
 
 func (e *sse) raw(b []byte) error {
 	e.start()
+	rc := http.NewResponseController(e.w)
+	if e.timeout > 0 {
+		rc.SetWriteDeadline(time.Now().Add(e.timeout))
+	}
 	if _, err := e.w.Write(append(append([]byte("data: "), b...), '\n', '\n')); err != nil {
 		return err
 	}
-	return http.NewResponseController(e.w).Flush()
+	return rc.Flush()
 }
 
 // fail ends a stream with an error: as a response when nothing was sent,

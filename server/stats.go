@@ -19,7 +19,7 @@ func (s *Server) Stats() ServerStats {
 	s.mu.Unlock()
 	if l != nil {
 		st.Model, st.Load = l.name, l.progress()
-		st.Busy, st.Queued = l.busy(), l.queued.Load()
+		st.Busy, st.Queued = l.busy(), int64(l.queued())
 		select {
 		case <-l.ready:
 			st.Parallel = l.size

@@ -10,6 +10,7 @@ type (
 	ModelInfo   = wire.ModelInfo
 	Options     = wire.Options
 	Stops       = wire.Stops
+	Seed        = wire.Seed
 	GenStats    = wire.GenStats
 	Progress    = wire.Progress
 	ServerStats = wire.ServerStats

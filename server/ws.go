@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,10 +15,6 @@ import (
 	"github.com/emberllm/ember/server/wire"
 	"github.com/gorilla/websocket"
 )
-
-// writeWait bounds one write, so a client that stops reading cannot hold a
-// generation (and its session) forever.
-const writeWait = 10 * time.Second
 
 // wsConn is one WebSocket connection: many requests in flight, each under
 // its own id and context; closing the connection cancels them all.
@@ -73,6 +70,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 		p := l.progress()
 		conn.send(Message{Type: TypeProgress, Progress: &p})
 	}
+	go conn.ping()
 	conn.readLoop()
 	conn.close()
 	conn.wg.Wait()
@@ -91,8 +89,54 @@ func (c *wsConn) close() {
 func (c *wsConn) send(m Message) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.c.SetWriteDeadline(time.Now().Add(writeWait))
+	c.c.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
 	return c.c.WriteJSON(m)
+}
+
+// ping keeps the connection's idle timer honest: a ping every half of
+// IdleTimeout, which a live client answers (browsers and gorilla do by
+// themselves); a connection that sends nothing, pongs included, for
+// IdleTimeout is closed by readLoop's deadline.
+func (c *wsConn) ping() {
+	t := time.NewTicker(c.s.cfg.IdleTimeout / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+			if c.c.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.s.cfg.WriteTimeout)) != nil {
+				return
+			}
+		}
+	}
+}
+
+// goingAway ends the connection with close code 1001 (a drained server).
+func (c *wsConn) goingAway() {
+	c.c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "the server is shutting down"),
+		time.Now().Add(time.Second))
+	c.close()
+}
+
+// discard reads and drops what the client still sends after an oversized
+// message, until it goes quiet. gorilla has already sent close code 1009;
+// closing at once would leave the rest of the message unread, and the
+// kernel would answer it with a reset that can reach the client before
+// the close frame (which the client then reports as 1006). A client that
+// has finished writing reads the close frame, answers it and stops.
+func (c *wsConn) discard() {
+	nc := c.c.NetConn()
+	buf := make([]byte, 32<<10)
+	end := time.Now().Add(10 * time.Second)
+	for n := 0; n < 256<<20 && time.Now().Before(end); {
+		nc.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		k, err := nc.Read(buf)
+		n += k
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (c *wsConn) sendError(id string, err error) {
@@ -101,15 +145,26 @@ func (c *wsConn) sendError(id string, err error) {
 }
 
 func (c *wsConn) readLoop() {
+	idle := c.s.cfg.IdleTimeout
+	c.c.SetReadDeadline(time.Now().Add(idle))
+	c.c.SetPongHandler(func(string) error { return c.c.SetReadDeadline(time.Now().Add(idle)) })
 	for {
-		_, data, err := c.c.ReadMessage()
+		kind, data, err := c.c.ReadMessage()
 		if err != nil {
-			// An oversized message has already been answered by gorilla
-			// with close code 1009 (message too big).
+			if errors.Is(err, websocket.ErrReadLimit) {
+				c.discard()
+			}
 			return
 		}
+		c.c.SetReadDeadline(time.Now().Add(idle))
 		var m Message
-		if err := decodeStrictBytes(data, &m); err != nil {
+		if kind == websocket.TextMessage {
+			err = checkUTF8(data)
+		}
+		if err == nil {
+			err = decodeStrictBytes(data, &m)
+		}
+		if err != nil {
 			var probe struct {
 				ID string `json:"id"`
 			}
@@ -183,62 +238,96 @@ func (c *wsConn) generate(m Message) {
 		c.sendError(m.ID, &statusError{429, "too many requests in flight on this connection"})
 		return
 	}
+	c.mu.Unlock()
+	// The request takes its place in the local model's queue now, as its
+	// message is read, so requests run in the order they were sent.
+	g, _, err := c.s.pick(m.Model)
+	var t *ticket
+	if l, ok := g.(*local); ok && err == nil {
+		t, err = l.enqueue()
+	}
+	if err != nil {
+		c.sendError(m.ID, err)
+		return
+	}
 	ctx, cancel := context.WithCancel(c.ctx)
+	c.mu.Lock()
 	c.inflight[m.ID] = cancel
 	c.wg.Add(1)
 	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
 		defer cancel()
-		final := c.runRequest(ctx, m, req)
-		c.mu.Lock()
-		delete(c.inflight, m.ID)
-		c.mu.Unlock()
-		// The id is free again before the client hears that it ended.
-		c.send(final)
+		c.runRequest(ctx, m, req, t)
 	}()
 }
 
-// runRequest generates, streaming tokens, and returns the final event:
-// done (also after a cancel, with stop_reason "cancelled") or error.
-func (c *wsConn) runRequest(ctx context.Context, m Message, req engine.Request) Message {
-	g, _, err := c.s.prepare(ctx, m.Model, m.Options, &req)
-	if err == nil {
-		var res *engine.Result
-		res, err = c.s.run(ctx, g, req, func(ev engine.Event) error {
-			out := Message{Type: TypeToken, ID: m.ID, Text: ev.Text, Reasoning: ev.Reasoning}
-			if ev.Token >= 0 {
-				out.Token = &ev.Token
-			}
-			return c.send(out)
-		})
-		if err == nil || ctx.Err() != nil {
-			var st GenStats
-			if res != nil {
-				st = wire.StatsOf(res.Stats)
-			}
-			if ctx.Err() != nil {
-				st.StopReason = "cancelled"
-			}
-			return Message{Type: TypeDone, ID: m.ID, Stats: &st}
+// runRequest generates, streaming tokens, and sends the final event: done
+// (also after a cancel, with stop_reason "cancelled", and when a drain
+// cuts it, "shutdown") or error. The final event goes out before the
+// session serves the next request in the queue, and after the id is free
+// again.
+func (c *wsConn) runRequest(ctx context.Context, m Message, req engine.Request, t *ticket) {
+	sent := false
+	end := func(res *engine.Result, err error) {
+		sent = true
+		c.mu.Lock()
+		delete(c.inflight, m.ID)
+		c.mu.Unlock()
+		c.send(c.final(ctx, m.ID, res, err))
+	}
+	g, _, err := c.s.prepare(ctx, m.Model, m.Options, &req, true)
+	if err != nil {
+		if t != nil {
+			t.cancel()
 		}
+		end(nil, err)
+		return
 	}
-	if ctx.Err() != nil {
-		return Message{Type: TypeDone, ID: m.ID, Stats: &GenStats{StopReason: "cancelled"}}
+	res, err := c.s.run(ctx, g, t, req, func(ev engine.Event) error {
+		out := Message{Type: TypeToken, ID: m.ID, Text: ev.Text, Reasoning: ev.Reasoning}
+		if ev.Token >= 0 {
+			out.Token = &ev.Token
+		}
+		return c.send(out)
+	}, end)
+	if !sent {
+		end(res, err)
 	}
-	status, msg := statusOf(err)
-	return Message{Type: TypeError, ID: m.ID, Status: status, Error: msg}
 }
 
-// broadcastProgress tells every connection how a model load goes.
-func (s *Server) broadcastProgress(p Progress) {
+// final is a request's last event.
+func (c *wsConn) final(ctx context.Context, id string, res *engine.Result, err error) Message {
+	var st GenStats
+	if res != nil {
+		st = wire.StatsOf(res.Stats)
+	}
+	switch {
+	case errors.Is(err, errShutdown):
+		st.StopReason = "shutdown"
+	case ctx.Err() != nil:
+		st.StopReason = "cancelled"
+	case err != nil:
+		status, msg := statusOf(err)
+		return Message{Type: TypeError, ID: id, Status: status, Error: msg}
+	}
+	return Message{Type: TypeDone, ID: id, Stats: &st}
+}
+
+// connections is a snapshot of the open WebSockets.
+func (s *Server) connections() []*wsConn {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	conns := make([]*wsConn, 0, len(s.conns))
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
-	s.mu.Unlock()
-	for _, c := range conns {
+	return conns
+}
+
+// broadcastProgress tells every connection how a model load goes.
+func (s *Server) broadcastProgress(p Progress) {
+	for _, c := range s.connections() {
 		c.send(Message{Type: TypeProgress, Progress: &p})
 	}
 }

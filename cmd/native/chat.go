@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/chat"
@@ -36,8 +37,8 @@ func runChat(args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := sf.options()
-	if err := opts.Validate(); err != nil {
+	opts, err := sf.options()
+	if err != nil {
 		return err
 	}
 	e, err := mf.load()
@@ -45,6 +46,7 @@ func runChat(args []string) error {
 		return err
 	}
 	defer e.Close()
+	tf.checkModel(e, os.Stderr)
 	s, err := e.NewSession()
 	if err != nil {
 		return err
@@ -60,25 +62,34 @@ type chatConfig struct {
 
 // chatLoop reads user turns line by line ("""  starts and ends a multi-line
 // turn) and streams answers. Ctrl-C stops the answer being written, not the
-// program; /reset starts over; /exit or end of input leaves.
+// program; at the prompt it leaves, as /exit and the end of input do;
+// /reset starts over.
 func chatLoop(in io.Reader, out io.Writer, s *engine.Session, cfg chatConfig) error {
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	return chatTurns(in, out, s, cfg, interrupts)
+}
+
+// chatTurns is chatLoop with the interrupts given (tests send their own).
+func chatTurns(in io.Reader, out io.Writer, s *engine.Session, cfg chatConfig, interrupts <-chan os.Signal) error {
 	var history []chat.Message
 	if cfg.system != "" {
 		history = append(history, chat.Message{Role: "system", Content: cfg.system})
 	}
 	base := len(history)
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	interrupts := make(chan os.Signal, 1)
-	signal.Notify(interrupts, os.Interrupt)
-	defer signal.Stop(interrupts)
-	fmt.Fprintln(out, "Type a message; /reset forgets the conversation, /exit leaves, Ctrl-C stops an answer.")
+	lines := readLines(in)
+	fmt.Fprintln(out, "Type a message; /reset forgets the conversation, /exit or Ctrl-C leaves, Ctrl-C stops an answer.")
 	for {
 		fmt.Fprint(out, ">>> ")
-		line, ok := readTurn(sc, out)
+		line, ok, interrupted := readTurn(lines, interrupts, out)
+		if interrupted {
+			fmt.Fprintln(out)
+			return nil
+		}
 		if !ok {
 			fmt.Fprintln(out)
-			return sc.Err()
+			return lines.err()
 		}
 		switch strings.TrimSpace(line) {
 		case "":
@@ -122,23 +133,67 @@ func chatLoop(in io.Reader, out io.Writer, s *engine.Session, cfg chatConfig) er
 	}
 }
 
-func readTurn(sc *bufio.Scanner, out io.Writer) (string, bool) {
-	if !sc.Scan() {
-		return "", false
+// lineSource delivers the lines of the input from a goroutine, so that
+// waiting for the next one can be interrupted.
+type lineSource struct {
+	ch   chan string
+	mu   sync.Mutex
+	fail error
+}
+
+func readLines(in io.Reader) *lineSource {
+	ls := &lineSource{ch: make(chan string)}
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			ls.ch <- sc.Text()
+		}
+		ls.mu.Lock()
+		ls.fail = sc.Err()
+		ls.mu.Unlock()
+		close(ls.ch)
+	}()
+	return ls
+}
+
+func (ls *lineSource) err() error {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.fail
+}
+
+// next waits for a line, the end of input (ok false) or an interrupt.
+func (ls *lineSource) next(interrupts <-chan os.Signal) (line string, ok, interrupted bool) {
+	select {
+	case line, ok = <-ls.ch:
+		return line, ok, false
+	case <-interrupts:
+		return "", false, true
 	}
-	line := sc.Text()
+}
+
+func readTurn(lines *lineSource, interrupts <-chan os.Signal, out io.Writer) (string, bool, bool) {
+	line, ok, intr := lines.next(interrupts)
+	if !ok || intr {
+		return "", ok, intr
+	}
 	if strings.TrimSpace(line) != `"""` {
-		return line, true
+		return line, true, false
 	}
-	var lines []string
+	var parts []string
 	for {
 		fmt.Fprint(out, "... ")
-		if !sc.Scan() {
-			return strings.Join(lines, "\n"), len(lines) > 0
+		l, ok, intr := lines.next(interrupts)
+		if intr {
+			return "", false, true
 		}
-		if strings.TrimSpace(sc.Text()) == `"""` {
-			return strings.Join(lines, "\n"), true
+		if !ok {
+			return strings.Join(parts, "\n"), len(parts) > 0, false
 		}
-		lines = append(lines, sc.Text())
+		if strings.TrimSpace(l) == `"""` {
+			return strings.Join(parts, "\n"), true, false
+		}
+		parts = append(parts, l)
 	}
 }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"os"
+	"strconv"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
@@ -24,16 +28,51 @@ type modelFlags struct {
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.model, "model", "", "model: a registry name (see ember ls), a GGUF file or an http(s) URL")
-	fs.IntVar(&m.ctx, "ctx", 0, fmt.Sprintf("context size in tokens (default %d, capped by the model)", engine.DefaultContext))
-	fs.IntVar(&m.threads, "threads", 0, "CPU threads (default: one per core)")
+	fs.Var(positiveInt{&m.ctx}, "ctx", fmt.Sprintf("context size: `N` tokens (default %d, capped by the model)", engine.DefaultContext))
+	fs.Var(positiveInt{&m.threads}, "threads", "`N` CPU threads (default: one per core)")
 	fs.StringVar(&m.backend, "backend", "auto", "backend: auto (WebGPU on a real GPU, else the CPU), cpu, webgpu")
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
 	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
 }
 
-func (m *modelFlags) load() (*engine.Engine, error) {
+// positiveInt is an int flag whose value, when given, must be at least 1;
+// 0 stands for "not given" (the default the usage names).
+type positiveInt struct{ p *int }
+
+func (v positiveInt) String() string {
+	if v.p == nil || *v.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v positiveInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("not a whole number")
+	}
+	if n < 1 {
+		return errors.New("must be at least 1")
+	}
+	*v.p = n
+	return nil
+}
+
+// check says what is wrong with the flags before anything is loaded.
+func (m *modelFlags) check() error {
 	if m.model == "" {
-		return nil, fmt.Errorf("no model given: pass --model NAME|FILE|URL")
+		return fmt.Errorf("no model given: pass --model NAME|FILE|URL")
+	}
+	switch m.backend {
+	case "auto", "cpu", "webgpu", "":
+		return nil
+	}
+	return fmt.Errorf("unknown backend %q (available: auto, cpu, webgpu)", m.backend)
+}
+
+func (m *modelFlags) load() (*engine.Engine, error) {
+	if err := m.check(); err != nil {
+		return nil, err
 	}
 	path, err := resolveModel(m.model)
 	if err != nil {
@@ -99,19 +138,37 @@ type sampleFlags struct {
 
 func (s *sampleFlags) register(fs *flag.FlagSet) {
 	d := sample.DefaultOptions()
-	fs.Float64Var(&s.temp, "temperature", float64(d.Temperature), "sampling temperature (0: greedy)")
+	// Defaults print as they read (0.8), not as float32 widened.
+	fs.Float64Var(&s.temp, "temperature", sample.Widen(d.Temperature), "sampling temperature (0: greedy)")
 	fs.IntVar(&s.topK, "top-k", d.TopK, "top-k sampling (0: off)")
-	fs.Float64Var(&s.topP, "top-p", float64(d.TopP), "top-p (nucleus) sampling (1: off)")
-	fs.Float64Var(&s.minP, "min-p", float64(d.MinP), "min-p sampling (0: off)")
-	fs.Float64Var(&s.repeat, "repeat-penalty", float64(d.RepeatPenalty), "repetition penalty (1: off)")
+	fs.Float64Var(&s.topP, "top-p", sample.Widen(d.TopP), "top-p (nucleus) sampling (1: off)")
+	fs.Float64Var(&s.minP, "min-p", sample.Widen(d.MinP), "min-p sampling (0: off)")
+	fs.Float64Var(&s.repeat, "repeat-penalty", sample.Widen(d.RepeatPenalty), "repetition penalty (1: off)")
 	fs.Float64Var(&s.presence, "presence-penalty", 0, "presence penalty")
 	fs.Float64Var(&s.frequency, "frequency-penalty", 0, "frequency penalty")
 	fs.IntVar(&s.lastN, "repeat-last-n", d.RepeatLastN, "tokens the penalties look back over")
 	fs.Int64Var(&s.seed, "seed", -1, "random seed (-1: random)")
 }
 
-func (s *sampleFlags) options() sample.Options {
+// options are the sampler's options, checked: the ranges are the
+// server's where the server has them (a temperature below 0 is an error
+// here as there, not a quiet "greedy").
+func (s *sampleFlags) options() (sample.Options, error) {
 	o := sample.DefaultOptions()
+	switch {
+	case math.IsNaN(s.temp) || s.temp < 0:
+		return o, fmt.Errorf("--temperature %v is below 0 (0 is greedy)", s.temp)
+	case s.topK < 0:
+		return o, fmt.Errorf("--top-k %d is negative (0 turns it off)", s.topK)
+	case !(s.topP > 0 && s.topP <= 1):
+		return o, fmt.Errorf("--top-p %v is outside (0, 1] (1 turns it off)", s.topP)
+	case !(s.minP >= 0 && s.minP <= 1):
+		return o, fmt.Errorf("--min-p %v is outside [0, 1] (0 turns it off)", s.minP)
+	case !(s.repeat > 0) || math.IsInf(s.repeat, 0):
+		return o, fmt.Errorf("--repeat-penalty %v must be greater than 0 (1 turns it off)", s.repeat)
+	case s.lastN < -1:
+		return o, fmt.Errorf("--repeat-last-n %d is below -1 (-1: the whole history)", s.lastN)
+	}
 	o.Temperature = float32(s.temp)
 	o.TopK = s.topK
 	o.TopP = float32(s.topP)
@@ -125,7 +182,7 @@ func (s *sampleFlags) options() sample.Options {
 	} else {
 		o.Seed = uint64(randomSeed())
 	}
-	return o
+	return o, o.Validate()
 }
 
 // thinkFlags is the --think / --no-think pair; unset means the model's default.
@@ -134,6 +191,14 @@ type thinkFlags struct{ on, off bool }
 func (t *thinkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&t.on, "think", false, "let a reasoning model think before answering")
 	fs.BoolVar(&t.off, "no-think", false, "ask a reasoning model to answer without thinking")
+}
+
+// checkModel says when --think asks a model that has no reasoning mode
+// to think: it answers as it always does.
+func (t *thinkFlags) checkModel(e *engine.Engine, w io.Writer) {
+	if t.on && !e.Chat.SupportsThinking() {
+		fmt.Fprintf(w, "note: this model has no thinking mode (its chat format has none); --think changes nothing\n")
+	}
 }
 
 func (t *thinkFlags) value() (*bool, error) {

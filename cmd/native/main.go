@@ -6,6 +6,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -41,27 +43,54 @@ func usage() {
 	fmt.Fprintln(os.Stderr, "\nRun 'ember COMMAND -h' for the options of a command.")
 }
 
-func main() {
-	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+func main() { os.Exit(mainArgs(os.Args[1:])) }
+
+// mainArgs runs the command line args (without the program name) and
+// returns the exit status: 0 for success and for help asked for with -h
+// or `ember help [COMMAND]`, 2 for a usage mistake, 1 for a failure.
+func mainArgs(args []string) int {
+	if len(args) == 0 {
 		usage()
-		if len(os.Args) < 2 {
-			os.Exit(2)
-		}
-		return
+		return 2
 	}
-	name := os.Args[1]
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		usage()
+		return 0
+	case "help":
+		if len(args) < 2 {
+			usage()
+			return 0
+		}
+		// `ember help run` is `ember run -h`.
+		name, args = args[1], []string{args[1], "-h"}
+	}
 	cmd, ok := commands[name]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "ember: unknown command %q\n\n", name)
 		usage()
-		os.Exit(2)
+		return 2
 	}
-	if err := cmd.run(os.Args[2:]); err != nil {
-		msg := err.Error()
-		if !strings.HasPrefix(msg, "ember") {
-			msg = "ember " + name + ": " + msg
-		}
-		fmt.Fprintln(os.Stderr, msg)
-		os.Exit(1)
+	err := cmd.run(args[1:])
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
 	}
+	fmt.Fprintln(os.Stderr, errorLine(name, err))
+	return 1
+}
+
+// errorLine is the message a failed command prints: "ember NAME: " before
+// the error, unless the error already starts with "ember", and without a
+// prefix the error repeats ("synth: synth: ...").
+func errorLine(name string, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "ember") {
+		return msg
+	}
+	msg = strings.TrimPrefix(msg, name+": ")
+	return "ember " + name + ": " + msg
 }

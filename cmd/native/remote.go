@@ -40,7 +40,8 @@ func remoteOptions(fs *flag.FlagSet, sf *sampleFlags, tf *thinkFlags, count int,
 		o.RepeatLastN = &sf.lastN
 	}
 	if sf.seed >= 0 {
-		o.Seed = &sf.seed
+		seed := server.Seed(sf.seed)
+		o.Seed = &seed
 	}
 	if count > 0 {
 		o.MaxTokens = &count

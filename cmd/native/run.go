@@ -42,8 +42,8 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := sf.options()
-	if err := opts.Validate(); err != nil {
+	opts, err := sf.options()
+	if err != nil {
 		return err
 	}
 	e, err := mf.load()
@@ -51,6 +51,7 @@ func runRun(args []string) error {
 		return err
 	}
 	defer e.Close()
+	tf.checkModel(e, os.Stderr)
 	s, err := e.NewSession()
 	if err != nil {
 		return err

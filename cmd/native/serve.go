@@ -7,14 +7,16 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/engine/registry"
 	"github.com/emberllm/ember/server"
 )
 
@@ -33,6 +35,7 @@ func runServe(args []string) error {
 	maxPrompt := fs.Int("max-prompt", 256<<10, "largest prompt (all messages together), in bytes")
 	var origins stringList
 	fs.Var(&origins, "origin", "another origin (scheme://host:port) whose pages may use the WebSocket (repeatable)")
+	drain := fs.Duration("drain", 30*time.Second, "on SIGTERM or SIGINT, how long running generations may take to finish before they are cut")
 	webDir := fs.String("web", "", "folder holding the page's in-tab engine, ember.wasm and wasm_exec.js (make web writes out/web; default: what the binary embeds)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -42,6 +45,9 @@ func runServe(args []string) error {
 	}
 	if *parallel < 1 {
 		return fmt.Errorf("--parallel must be at least 1")
+	}
+	if *drain < 0 {
+		return fmt.Errorf("--drain %v is negative", *drain)
 	}
 	logger := log.New(os.Stderr, "ember serve: ", log.LstdFlags)
 	cfg := server.Config{
@@ -56,17 +62,8 @@ func runServe(args []string) error {
 	}
 	srv := server.New(cfg)
 	defer srv.Close()
-	if mf.model != "" {
-		path, err := resolveModel(mf.model)
-		if err != nil {
-			return err
-		}
-		be, err := newBackend(mf.backend, mf.threads, mf.mmap, mf.verbose)
-		if err != nil {
-			return err
-		}
-		srv.LoadModel(path, engine.Options{Backend: be, Threads: mf.threads, Context: mf.ctx})
-	}
+	// Bind first: the port answers at once, and says "loading" (503 with
+	// Retry-After; /ready) while the model downloads and loads.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -74,13 +71,28 @@ func runServe(args []string) error {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && *key == "" {
 		logger.Printf("warning: listening on %s without --api-key: anyone who can reach it can use it", host)
 	}
+	if mf.model != "" {
+		if err := mf.check(); err != nil {
+			return err
+		}
+		srv.LoadModelWith(servedName(mf.model), func() (string, engine.Options, error) {
+			path, err := resolveModel(mf.model)
+			if err != nil {
+				return "", engine.Options{}, err
+			}
+			be, err := newBackend(mf.backend, mf.threads, mf.mmap, mf.verbose)
+			if err != nil {
+				return "", engine.Options{}, err
+			}
+			return path, engine.Options{Backend: be, Threads: mf.threads, Context: mf.ctx}, nil
+		})
+	}
 	// Tests and scripts read the address from this line (port 0 picks one).
 	fmt.Printf("listening on http://%s (chat page /, OpenAI API /v1, WebSocket /ws)\n", ln.Addr())
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 2)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- srv.Serve(ln) }()
 	go func() {
 		// A model that cannot load ends the command rather than leave a
 		// server that answers every request with 503.
@@ -93,13 +105,37 @@ func runServe(args []string) error {
 		return err
 	case <-ctx.Done():
 	}
-	logger.Printf("shutting down")
-	// Streams end with their clients; give them a moment, then cut them.
-	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	stop()
+	logger.Printf("draining: no new requests; running generations get up to %v to finish (a second signal ends them now)", *drain)
+	dctx, cancel := context.WithTimeout(context.Background(), *drain)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	go func() {
+		select {
+		case <-again:
+			cancel()
+		case <-dctx.Done():
+		}
+	}()
+	if err := srv.Shutdown(dctx); err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	hs.Close()
+	logger.Printf("stopped")
 	return nil
+}
+
+// servedName is the id a --model value is served under: a registry name
+// as it is, a URL's file name, a file's name without .gguf.
+func servedName(ref string) string {
+	if m, ok := registry.Lookup(ref); ok {
+		return m.Name
+	}
+	if registry.IsURL(ref) {
+		if u, err := url.Parse(ref); err == nil {
+			return server.ModelName(path.Base(u.Path))
+		}
+	}
+	return server.ModelName(ref)
 }

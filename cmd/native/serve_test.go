@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,18 +11,25 @@ import (
 	"time"
 )
 
-// serveBinary starts `ember serve` on a loopback port the kernel picks
-// and returns its address; the server is stopped with SIGINT at cleanup,
-// which must end it cleanly.
-func serveBinary(t *testing.T, args ...string) string {
+// served is a running `ember serve` on a loopback port the kernel picked.
+type served struct {
+	cmd    *exec.Cmd
+	addr   string
+	stderr *strings.Builder
+	exited chan error
+}
+
+// startServe starts `ember serve` and reads the address it listens on; a
+// server still running at cleanup is killed.
+func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
 	cmd := exec.Command(emberBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--threads", "2"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errb strings.Builder
-	cmd.Stderr = &errb
+	sv := &served{cmd: cmd, stderr: &strings.Builder{}, exited: make(chan error, 1)}
+	cmd.Stderr = sv.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -34,34 +42,47 @@ func serveBinary(t *testing.T, args ...string) string {
 			default:
 			}
 		}
+		sv.exited <- cmd.Wait()
 	}()
-	var addr string
+	t.Cleanup(func() { cmd.Process.Kill() })
 	select {
 	case line := <-lines:
 		rest, ok := strings.CutPrefix(line, "listening on http://")
 		if !ok {
 			t.Fatalf("first line %q", line)
 		}
-		addr, _, _ = strings.Cut(rest, " ")
+		sv.addr, _, _ = strings.Cut(rest, " ")
 	case <-time.After(15 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("serve did not start: %s", errb.String())
+		t.Fatalf("serve did not start: %s", sv.stderr.String())
 	}
+	return sv
+}
+
+// stop sends sig and waits for the server to exit, returning its error.
+func (sv *served) stop(t *testing.T, sig syscall.Signal) error {
+	t.Helper()
+	sv.cmd.Process.Signal(sig)
+	select {
+	case err := <-sv.exited:
+		return err
+	case <-time.After(10 * time.Second):
+		sv.cmd.Process.Kill()
+		t.Fatalf("serve did not stop on %v: %s", sig, sv.stderr.String())
+		return nil
+	}
+}
+
+// serveBinary starts `ember serve` and returns its address; the server is
+// stopped with SIGINT at cleanup, which must end it cleanly.
+func serveBinary(t *testing.T, args ...string) string {
+	t.Helper()
+	sv := startServe(t, args...)
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve exited with %v: %s", err, errb.String())
-			}
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("serve did not stop on SIGINT: %s", errb.String())
+		if err := sv.stop(t, syscall.SIGINT); err != nil {
+			t.Errorf("serve exited with %v: %s", err, sv.stderr.String())
 		}
 	})
-	return addr
+	return sv.addr
 }
 
 func tinyModelFile(t *testing.T) string {
@@ -132,5 +153,53 @@ func TestServeBadModelExits(t *testing.T) {
 	_, errs, err := ember(t, "", "serve", "--addr", "127.0.0.1:0", "--model", filepath.Join(t.TempDir(), "missing.gguf"))
 	if err == nil || !strings.Contains(errs, "missing.gguf") {
 		t.Fatalf("%v %q", err, errs)
+	}
+}
+
+// SIGTERM drains: the port stops accepting, a stream still running when
+// --drain is over ends with a finish_reason and [DONE], and the command
+// exits 0.
+func TestServeDrainOnSIGTERM(t *testing.T) {
+	sv := startServe(t, "--model", tinyModelFile(t), "--drain", "1ms")
+	var resp *http.Response
+	var err error
+	for range 100 { // the model loads after the port is bound
+		// Until the context (512) is full: over a second on this model.
+		body := `{"prompt":"Once","ignore_eos":true,"stream":true}`
+		resp, err = http.Post("http://"+sv.addr+"/v1/completions", "application/json", strings.NewReader(body))
+		if err == nil && resp.StatusCode == 503 {
+			if resp.Header.Get("Retry-After") == "" {
+				t.Fatal("503 without Retry-After while loading")
+			}
+			resp.Body.Close()
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	var events []string
+	stopped := make(chan error, 1)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			events = append(events, data)
+			if len(events) == 3 {
+				go func() { stopped <- sv.stop(t, syscall.SIGTERM) }()
+			}
+		}
+	}
+	if err := <-stopped; err != nil {
+		t.Fatalf("serve exited with %v: %s", err, sv.stderr.String())
+	}
+	n := len(events)
+	if n < 5 || n > 400 || events[n-1] != "[DONE]" || !strings.Contains(events[n-2], `"finish_reason":"length"`) {
+		t.Fatalf("the stream (%d events) ended with %q", n, events[max(0, n-3):])
+	}
+	if !strings.Contains(sv.stderr.String(), "draining") {
+		t.Fatalf("stderr: %s", sv.stderr.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Options configures a Sampler. The zero value is not useful (TopP 0 is
@@ -111,6 +112,14 @@ func (o Options) sanitized() Options {
 		o.RepeatLastN = d.RepeatLastN
 	}
 	return o
+}
+
+// Widen returns the float64 that x reads as: the value of x's shortest
+// decimal form, so that 0.8 stored in a float32 prints and travels as 0.8
+// rather than 0.800000011920929.
+func Widen(x float32) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64)
+	return v
 }
 
 func finite(x float32) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
@@ -18,7 +19,7 @@ type Options struct {
 	TopP             *float64 `json:"top_p,omitempty"`
 	TopK             *int     `json:"top_k,omitempty"`
 	MinP             *float64 `json:"min_p,omitempty"`
-	Seed             *int64   `json:"seed,omitempty"`
+	Seed             *Seed    `json:"seed,omitempty"`
 	Stop             Stops    `json:"stop,omitempty"`
 	PresencePenalty  *float64 `json:"presence_penalty,omitempty"`
 	FrequencyPenalty *float64 `json:"frequency_penalty,omitempty"`
@@ -30,6 +31,44 @@ type Options struct {
 	// Think switches a reasoning model's thinking on or off (ember's
 	// extension; absent is the model's default).
 	Think *bool `json:"think,omitempty"`
+}
+
+// Seed is the "seed" option: an integer, given as a JSON number or as a
+// string of digits. Seeds travel as numbers within ±2^53, which a
+// JavaScript number holds exactly, and as strings beyond. A negative seed
+// stands for its 64-bit two's complement, as in llama.cpp.
+type Seed uint64
+
+// maxExact is the largest integer every JSON reader (JavaScript's numbers
+// included) holds exactly.
+const maxExact = 1 << 53
+
+func (s *Seed) UnmarshalJSON(b []byte) error {
+	text := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &text); err != nil {
+			return err
+		}
+	}
+	if u, err := strconv.ParseUint(text, 10, 64); err == nil {
+		*s = Seed(u)
+		return nil
+	}
+	if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+		*s = Seed(uint64(i))
+		return nil
+	}
+	return fmt.Errorf("seed must be an integer (a number, or a string of digits beyond 2^53), not %s", b)
+}
+
+func (s Seed) MarshalJSON() ([]byte, error) {
+	switch i := int64(s); {
+	case uint64(s) <= maxExact:
+		return strconv.AppendUint(nil, uint64(s), 10), nil
+	case i < 0 && i >= -maxExact:
+		return strconv.AppendInt(nil, i, 10), nil
+	}
+	return []byte(`"` + strconv.FormatUint(uint64(s), 10) + `"`), nil
 }
 
 // Stops is the "stop" field: one string or an array of them.
@@ -66,7 +105,9 @@ func invalid(format string, args ...any) error { return Invalid(fmt.Sprintf(form
 // Invalid error naming it.
 func (o *Options) Apply(req *engine.Request, maxTokens, vocab int) error {
 	s := sample.DefaultOptions()
-	s.Seed = rand.Uint64()
+	// A seed of its own when none is given, within 2^53 so that it
+	// travels as a plain number.
+	s.Seed = rand.Uint64() >> 11
 	inRange := func(name string, v *float64, lo, hi float64, dst *float32) error {
 		if v == nil {
 			return nil
@@ -139,12 +180,14 @@ func (o *Options) Apply(req *engine.Request, maxTokens, vocab int) error {
 }
 
 // OptionsOf turns a request's sampling back into Options, to relay it to a
-// browser engine that applies them itself.
+// browser engine that applies them itself. Numbers read as they were
+// written (0.8, not float32's 0.800000011920929), and the seed keeps all
+// its bits (Seed).
 func OptionsOf(req engine.Request) *Options {
 	s := req.Sample
-	f := func(v float32) *float64 { x := float64(v); return &x }
+	f := func(v float32) *float64 { x := sample.Widen(v); return &x }
 	i := func(v int) *int { return &v }
-	seed := int64(s.Seed)
+	seed := Seed(s.Seed)
 	o := &Options{
 		Temperature: f(s.Temperature), TopP: f(s.TopP), TopK: i(s.TopK), MinP: f(s.MinP),
 		Seed: &seed, Stop: req.Stop, PresencePenalty: f(s.PresencePenalty),
