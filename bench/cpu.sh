@@ -1,27 +1,88 @@
 #!/usr/bin/env bash
-# ember vs llama.cpp on the CPU: the same synthetic GGUF files, the same
-# machine, the same thread count, measured in one run so the ratios hold on a
-# noisy shared machine. Prints a markdown table.
+# ember vs llama.cpp on the CPU: `ember bench` and llama.cpp's own
+# llama-bench on the same synthetic GGUF files, the same machine and the
+# same thread counts, each pair measured back to back so the ratios hold on
+# a noisy shared machine. Prints a markdown table.
 #
-#   bench/cpu.sh                      # the issue's set of models
-#   MODELS="llama3.2:1b/Q4_0" P=64 N=16 R=2 THREADS=2 bench/cpu.sh
+#   bench/cpu.sh                                   # the issue's set of models, all cores
+#   MODELS="llama3.2:1b/Q4_0" P=64 N=16 R=2 THREADS="1 2" bench/cpu.sh
+#   ISA=avx2 bench/cpu.sh                          # both on their AVX2 paths
+#   MODELS="../shared/models/stories260K.gguf" bench/cpu.sh   # a file as it is
+#   RESULTS=/tmp/r.jsonl bench/cpu.sh; bench/cpu.sh --table /tmp/r.jsonl
+#   STAT=max bench/cpu.sh        # best repetition, not the mean (a machine others load)
 #
-# llama.cpp is the build node-llama-cpp ships (make deps installs it), run
-# through internal/oracle/bench.mjs; ember is `ember bench --json`. Extra
-# ember flags go in EMBER_FLAGS (for instance --mmap). Peak resident memory
-# (GNU time's maximum RSS) is shown beside the file size when /usr/bin/time
-# is installed (Debian package "time").
+# llama-bench is built from node-llama-cpp's source against its prebuilt
+# libraries (go run ./bench/llamatool llama-bench; make deps installs the
+# package); it loads the best CPU build of ggml for this machine (zen4 on
+# an AVX-512 AMD CPU). ISA=avx2 runs it on its haswell build and ember with
+# EMBER_CPU=avx2 (engine/quant: CPU-feature dispatch held to AVX2), as a
+# machine without AVX-512 would. On another machine without Go, give the
+# binaries: EMBER=path/to/ember LLAMA_BENCH=path/to/llama-bench (a folder
+# holding it and its libraries, from llamatool).
+#
+# llama-bench's tg runs from an empty context, ember's decode follows its
+# P-token prefill; at these sizes the attention over P tokens is a small
+# part of a step. Extra ember flags go in EMBER_FLAGS, extra llama-bench
+# flags in LLAMA_FLAGS. Peak resident memory (GNU time's maximum RSS) is
+# shown when /usr/bin/time is installed (Debian package "time").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+table() {
+  python3 - "$1" "${STAT:-mean}" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+best = sys.argv[2] == "max"
+gb = lambda kib: f"{int(kib)*1024/1e9:.2f} GB" if int(kib) else "-"
+P, N = (rows[0]["p"], rows[0]["n"]) if rows else (0, 0)
+def stat(mean, sd, samples):
+    """The mean and its spread, or with STAT=max the best repetition."""
+    return (max(samples), f"{max(samples):.2f}") if best else (mean, f"{mean:.2f} ± {sd:.2f}")
+what = "best of each run's repetitions" if best else "mean ± sd"
+print(f"| model | type | ISA | threads | ember pp{P} | llama.cpp pp{P} | ratio | ember tg{N} | llama.cpp tg{N} | ratio | kernels/token | ember RSS | llama.cpp RSS |  ({what})")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for x in rows:
+    e, l = x["ember"], x["llama"]
+    ep, eps = stat(e["prefill_mean"], e["prefill_sd"], e["prefill"])
+    lp, lps = stat(l["pp"], l["pp_sd"], l.get("pp_samples", [l["pp"]]))
+    et, ets = stat(e["decode_mean"], e["decode_sd"], e["decode"])
+    lt, lts = stat(l["tg"], l["tg_sd"], l.get("tg_samples", [l["tg"]]))
+    print(f"| {x['shape']} | {x['type']} | {x['isa']} | {x['threads']} "
+          f"| {eps} | {lps} | {ep/lp:.2f} | {ets} | {lts} | {et/lt:.2f} "
+          f"| {e['kernels_per_token']} | {gb(x['ember_rss'])} | {gb(x['llama_rss'])} |")
+PY
+}
+
+if [ "${1:-}" = "--table" ]; then
+  table "$2"
+  exit 0
+fi
+
 THREADS=${THREADS:-$(nproc)}
 P=${P:-128}
 N=${N:-32}
 R=${R:-3}
 WORK=${WORK:-/tmp/ember-bench}
 MODELS=${MODELS:-"llama3.2:1b/Q4_0 llama3.2:1b/Q8_0 llama3.2:1b/Q4_K_M qwen3:0.6b/Q8_0"}
+ISA=${ISA:-}
 mkdir -p "$WORK"
-make -s deps
-go build -o bin/ember ./cmd/native
+llama_build=
+case "$ISA" in
+  "") ;;
+  avx2) llama_build=haswell; export EMBER_CPU=avx2 ;;
+  *) echo "ISA=$ISA: want avx2 or nothing" >&2; exit 2 ;;
+esac
+EMBER=${EMBER:-}
+if [ -z "$EMBER" ]; then
+  go build -o bin/ember ./cmd/native
+  EMBER=bin/ember
+fi
+LLAMA_BENCH=${LLAMA_BENCH:-}
+if [ -z "$LLAMA_BENCH" ]; then
+  make -s deps
+  LLAMA_BENCH=$(go run ./bench/llamatool -build "$llama_build" llama-bench)
+fi
+RESULTS=${RESULTS:-$(mktemp)}
 
 timed() { # timed RSSFILE CMD...: runs CMD, leaving its peak RSS in KiB in RSSFILE
   local out=$1; shift
@@ -30,25 +91,28 @@ timed() { # timed RSSFILE CMD...: runs CMD, leaving its peak RSS in KiB in RSSFI
 rss=$(mktemp -d)
 trap 'rm -rf "$rss"' EXIT
 
-echo "| model | type | size | threads | ember pp$P tok/s | llama.cpp pp$P tok/s | ratio | ember tg$N tok/s | llama.cpp tg$N tok/s | ratio | kernels/token | ember peak RSS | llama.cpp peak RSS |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for m in $MODELS; do
-  shape=${m%/*}; type=${m#*/}
-  file="$WORK/${shape//:/-}-$type.gguf"
-  [ -f "$file" ] || bin/ember synth --shape "$shape" --type "$type" --seed 1 -o "$file" >&2
-  ej=$(timed "$rss/ember" bin/ember bench --model "$file" -p "$P" -n "$N" -r "$R" --threads "$THREADS" --json ${EMBER_FLAGS:-} 2>/dev/null)
-  lj=$(timed "$rss/llama" node internal/oracle/bench.mjs "$file" "$P" "$N" "$R" "$THREADS")
-  python3 - "$shape" "$type" "$file" "$THREADS" "$ej" "$lj" "$(cat "$rss/ember")" "$(cat "$rss/llama")" <<'PY'
-import json, os, statistics as st, sys
-shape, typ, path, threads, ej, lj, erss, lrss = sys.argv[1:]
-gb = lambda kib: f"{int(kib)*1024/1e9:.2f} GB" if int(kib) else "-"
-e = json.loads(ej); l = json.loads(lj)
-def ms(xs): return st.mean(xs), (st.stdev(xs) if len(xs) > 1 else 0.0)
-lpp, lps = ms(l["prefill"]); ltg, lts = ms(l["decode"])
-fmt = lambda m, s: f"{m:.2f} ± {s:.2f}"
-print(f"| {shape} | {typ} | {os.path.getsize(path)/1e9:.2f} GB | {threads} "
-      f"| {fmt(e['prefill_mean'], e['prefill_sd'])} | {fmt(lpp, lps)} | {e['prefill_mean']/lpp:.2f} "
-      f"| {fmt(e['decode_mean'], e['decode_sd'])} | {fmt(ltg, lts)} | {e['decode_mean']/ltg:.2f} "
-      f"| {e['kernels_per_token']} | {gb(erss)} | {gb(lrss)} |")
+  if [ "${m%.gguf}" != "$m" ]; then # a file of its own
+    file=$m; shape=$(basename "$m" .gguf); type=file
+  else
+    shape=${m%/*}; type=${m#*/}
+    file="$WORK/${shape//:/-}-$type.gguf"
+    [ -f "$file" ] || "$EMBER" synth --shape "$shape" --type "$type" --seed 1 -o "$file" >&2
+  fi
+  for t in $THREADS; do
+    ej=$(timed "$rss/ember" "$EMBER" bench --backend cpu --model "$file" -p "$P" -n "$N" -r "$R" --threads "$t" --json ${EMBER_FLAGS:-} 2>/dev/null)
+    lj=$(timed "$rss/llama" "$LLAMA_BENCH" -m "$file" -p "$P" -n "$N" -r "$R" -t "$t" -o json ${LLAMA_FLAGS:-} 2>/dev/null)
+    python3 - "$shape" "$type" "$t" "${ISA:-best}" "$P" "$N" "$ej" "$lj" "$(cat "$rss/ember")" "$(cat "$rss/llama")" >>"$RESULTS" <<'PY'
+import json, sys
+shape, typ, threads, isa, p, n, ej, lj, erss, lrss = sys.argv[1:]
+e = json.loads(ej)
+l = {}
+for r in json.loads(lj):
+    k = "pp" if r["n_gen"] == 0 else "tg"
+    l[k], l[k + "_sd"], l[k + "_samples"] = r["avg_ts"], r["stddev_ts"], r["samples_ts"]
+print(json.dumps({"shape": shape, "type": typ, "threads": int(threads), "isa": isa, "p": int(p), "n": int(n),
+                  "ember": e, "llama": l, "ember_rss": erss, "llama_rss": lrss}))
 PY
+  done
 done
+table "$RESULTS"

@@ -79,8 +79,9 @@ func registerRows(t gguf.TensorType, k func(w, a *byte, nb, nrows int, out *floa
 }
 
 // useAsm switches the assembly kernels off when false, so tests can run
-// the pure-Go path on a machine that has the assembly.
-var useAsm = true
+// the pure-Go path on a machine that has the assembly (and so does
+// EMBER_CPU=go, see ISAEnv).
+var useAsm = isaCap > isaGo
 
 func kernel(w gguf.TensorType) dotKernel {
 	if int(w) >= maxType {

@@ -55,8 +55,12 @@ func dotCPUID(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func dotXGETBV() (eax uint32)
 
 // hasAVX2 reports AVX2 with F16C and FMA, and an OS that saves the YMM
-// registers (XCR0 bits 1 and 2), the way internal/cpu decides it.
+// registers (XCR0 bits 1 and 2), the way internal/cpu decides it, unless
+// ISAEnv holds the kernels to pure Go.
 func hasAVX2() bool {
+	if isaCap < isaBase {
+		return false
+	}
 	maxLeaf, _, _, _ := dotCPUID(0, 0)
 	if maxLeaf < 7 {
 		return false

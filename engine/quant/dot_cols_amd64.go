@@ -23,9 +23,10 @@ func dotColsQ4_KVNNI(w *byte, nb, nrows int, c *cols4)
 func dotColsQ6_KVNNI(w *byte, nb, nrows int, c *cols4)
 
 // hasVNNI reports AVX-512 F, BW, VL and VNNI with the OS saving the opmask
-// and upper ZMM state (XCR0 bits 5-7) as well as YMM.
+// and upper ZMM state (XCR0 bits 5-7) as well as YMM, unless ISAEnv holds
+// the kernels to AVX2.
 func hasVNNI() bool {
-	if !hasAVX2() {
+	if isaCap < isaMax || !hasAVX2() {
 		return false
 	}
 	_, ebx7, ecx7, _ := dotCPUID(7, 0)

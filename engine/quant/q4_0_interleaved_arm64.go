@@ -6,10 +6,22 @@ package quant
 //go:noescape
 func q4_0TileNEON(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
 
-func init() {
+// interleavedSets are the kernel sets this CPU runs, best last.
+func interleavedSets() (names []string, sets [][9]interleavedKernel) {
+	if isaCap < isaBase {
+		return nil, nil
+	}
+	var s [9]interleavedKernel
 	for _, m := range []int{1, 4, 8} {
-		asmInterleaved[m] = func(w, tile *byte, nb, ngroups int, out *float32, stride int) {
+		s[m] = func(w, tile *byte, nb, ngroups int, out *float32, stride int) {
 			q4_0TileNEON(w, tile, nb, ngroups, m, out, stride)
 		}
+	}
+	return []string{"neon"}, [][9]interleavedKernel{s}
+}
+
+func init() {
+	if _, sets := interleavedSets(); len(sets) > 0 {
+		asmInterleaved = sets[len(sets)-1]
 	}
 }

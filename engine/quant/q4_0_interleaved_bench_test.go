@@ -24,12 +24,18 @@ func BenchmarkInterleavedQ4_0(b *testing.B) {
 			QuantizeTileAct(randActivation(r, n), 0, n/32, m, t, tile)
 		}
 		out := make([]float32, m*rows)
-		b.Run(fmt.Sprintf("interleaved/%d", m), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				InterleavedQ4_0Dot(iw, rows, n, 0, rows/InterleavedRows, tile, m, out, rows)
-			}
-			b.ReportMetric(float64(rows*n*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
-		})
+		names, sets := interleavedSets()
+		for i, set := range sets {
+			b.Run(fmt.Sprintf("interleaved/%s/%d", names[i], m), func(b *testing.B) {
+				old := asmInterleaved
+				asmInterleaved = set
+				defer func() { asmInterleaved = old }()
+				for i := 0; i < b.N; i++ {
+					InterleavedQ4_0Dot(iw, rows, n, 0, rows/InterleavedRows, tile, m, out, rows)
+				}
+				b.ReportMetric(float64(rows*n*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
+			})
+		}
 	}
 	if !ColsSupported(gguf.Q4_0) {
 		return

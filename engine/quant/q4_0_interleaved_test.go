@@ -28,9 +28,10 @@ func interleavedRef(w []byte, r, n int, act []byte) float32 {
 	return acc
 }
 
-// TestInterleavedQ4_0 requires every path of the interleaved product (the
-// assembly with tiles of 8, 4 and 1 tokens, one token at a time as decode
-// runs it, and pure Go) to equal interleavedRef bit for bit, on random
+// TestInterleavedQ4_0 requires every path of the interleaved product (each
+// set of assembly kernels this CPU runs, with tiles of 8, 4 and 1 tokens
+// and one token at a time as decode runs it, and pure Go) to equal
+// interleavedRef bit for bit, on random
 // weights and activations, row counts that are not multiples of 16 and
 // block counts with every remainder.
 func TestInterleavedQ4_0(t *testing.T) {
@@ -87,9 +88,20 @@ func TestInterleavedQ4_0(t *testing.T) {
 				ones[i] = 1
 			}
 			paths := map[string]func() [][]float32{
-				"tiles":     func() [][]float32 { return run(TileSplit(tokens)) },
-				"one token": func() [][]float32 { return run(ones) },
-				"go":        func() [][]float32 { var g [][]float32; withAsm(false, func() { g = run(TileSplit(tokens)) }); return g },
+				"go": func() [][]float32 { var g [][]float32; withAsm(false, func() { g = run(TileSplit(tokens)) }); return g },
+			}
+			names, sets := interleavedSets()
+			for i, set := range sets {
+				with := func(split []int) func() [][]float32 {
+					return func() [][]float32 {
+						old := asmInterleaved
+						asmInterleaved = set
+						defer func() { asmInterleaved = old }()
+						return run(split)
+					}
+				}
+				paths[names[i]+" tiles"] = with(TileSplit(tokens))
+				paths[names[i]+" one token"] = with(ones)
 			}
 			for name, f := range paths {
 				got := f()

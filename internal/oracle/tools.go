@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -28,6 +29,7 @@ type toolRecipe struct {
 }
 
 var toolRecipes = map[string]toolRecipe{
+	"llama-bench":      {[]string{"tools/llama-bench/llama-bench.cpp"}, "llama_bench"},
 	"llama-perplexity": {[]string{"tools/perplexity/perplexity.cpp"}, "llama_perplexity"},
 	"llama-quantize":   {[]string{"tools/quantize/quantize.cpp"}, "llama_quantize"},
 }
@@ -218,4 +220,55 @@ func linkOrCopy(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// ToolOnBuild is Tool's tool in a folder of its own where llama.cpp finds
+// only its CPU build named build (haswell, zen4, ...), as WithCPUBuild does
+// for Node: ggml loads the best CPU build it finds beside the executable
+// (and in the working directory, which must hold none), so the folder
+// holds hard links to the tool and every library but the other CPU
+// builds. An empty build is Tool itself.
+func ToolOnBuild(name, build string) (string, error) {
+	bin, err := Tool(name)
+	if err != nil || build == "" {
+		return bin, err
+	}
+	names, err := CPUBuilds()
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(names, build) {
+		return "", fmt.Errorf("oracle: llama.cpp has no CPU build %q (it has %s)", build, strings.Join(names, ", "))
+	}
+	dir := filepath.Join(ToolsDir(), name+"@"+build)
+	out := filepath.Join(dir, name)
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	toolMu.Lock()
+	defer toolMu.Unlock()
+	tmp, err := os.MkdirTemp(ToolsDir(), ".on-"+build+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	files, err := os.ReadDir(filepath.Dir(bin))
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		n := f.Name()
+		if strings.HasPrefix(n, "libggml-cpu-") && n != "libggml-cpu-"+build+".so" {
+			continue
+		}
+		if err := linkOrCopy(filepath.Join(filepath.Dir(bin), n), filepath.Join(tmp, n)); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(out); serr != nil {
+			return "", fmt.Errorf("oracle: putting %s in place: %w", dir, err)
+		}
+	}
+	return out, nil
 }
