@@ -1,0 +1,204 @@
+package metal
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// ropeParams are parts/rope_angle.metal's: a rope's constants.
+type ropeParams struct {
+	RopeDims   int
+	RopeNeox   bool
+	ThetaScale float32
+	FreqScale  float32
+	ExtFactor  float32
+	CorrLo     float32 // YaRN's ramp
+	CorrHi     float32
+	Mscale     float32
+	HasFactors bool
+}
+
+// ropeKernelParams are rope.metal's: heads of HeadDim elements, H a
+// token, T tokens.
+type ropeKernelParams struct {
+	HeadDim, H, T int
+	ropeParams
+	In, Out loc
+}
+
+func (c *compiler) lowerRope(o *gpu.Rope) error {
+	if err := c.checkRope(o); err != nil {
+		return err
+	}
+	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
+	ff := o.In
+	if o.FreqFactors != nil {
+		ff = o.FreqFactors
+	}
+	ops, err := c.operands(o.In, ff, o.Out)
+	if err != nil {
+		return err
+	}
+	a := o.Angles()
+	rp := ropeParams{RopeDims: o.Dims, RopeNeox: o.Mode == gpu.RopeNeoX, ThetaScale: a.ThetaScale, FreqScale: o.FreqScale,
+		ExtFactor: o.ExtFactor, CorrLo: a.CorrLo, CorrHi: a.CorrHi, Mscale: a.MScale, HasFactors: o.FreqFactors != nil}
+	p := ropeKernelParams{hd, H, T, rp, ops[0].loc, ops[2].loc}
+	return c.dispatch("rope", "", p, true, args(ops...), groupsOf(hd*H*T, 256))
+}
+
+func (c *compiler) checkRope(o *gpu.Rope) error {
+	if err := gpu.WantType(o.In, "In", tF32); err != nil {
+		return err
+	}
+	if err := gpu.WantType(o.Out, "Out", tF32); err != nil {
+		return err
+	}
+	hd, T := o.In.Shape[0], o.In.Shape[2]
+	if T != c.g.Tokens || o.In.Shape[3] != 1 || o.Out.Shape != o.In.Shape {
+		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} like Out", o.In.Name, o.In.Shape, c.g.Tokens)
+	}
+	if o.Dims <= 0 || o.Dims%2 != 0 || o.Dims > hd {
+		return fmt.Errorf("rotating %d dims of %d-element heads: want an even count in 2..%d", o.Dims, hd, hd)
+	}
+	if !(o.FreqBase > 0) || !(o.FreqScale > 0) || o.AttnFactor == 0 {
+		return fmt.Errorf("frequency base %g, scale %g and attention factor %g must be positive", o.FreqBase, o.FreqScale, o.AttnFactor)
+	}
+	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
+		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
+	}
+	if o.FreqFactors != nil {
+		if err := gpu.WantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
+			return err
+		}
+		if o.FreqFactors.Elements() < o.Dims/2 || !o.FreqFactors.Contiguous() || o.FreqFactors.Kind == gpu.View {
+			return fmt.Errorf("FreqFactors %s must hold %d packed values", o.FreqFactors.Name, o.Dims/2)
+		}
+	}
+	if o.Mode != gpu.RopeNeoX && o.Mode != gpu.RopeNormal {
+		return fmt.Errorf("unknown rope mode %d", o.Mode)
+	}
+	return nil
+}
+
+// kvStoreParams are kv_store.metal's: the step's tokens, whether it
+// stores values, and the keys' and the values' sides.
+type kvStoreParams struct {
+	Tokens int
+	HasV   bool
+	K, V   kvSide
+}
+
+// kvSide is one cache's words: rows of Width values, Row elements apart in
+// the cache, Half for an F16 cache, the step's rows at Src.
+type kvSide struct {
+	Width, Row int
+	Half       bool
+	Src        loc
+}
+
+func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
+	if (o.V == nil) != (o.CacheV == nil) {
+		return fmt.Errorf("V and CacheV go together")
+	}
+	p := kvStoreParams{Tokens: c.g.Tokens, HasV: o.V != nil}
+	k, err := c.kvSide(&p.K, o.K, o.CacheK, "K")
+	if err != nil {
+		return err
+	}
+	a := []arg{k[0].arg, k[1].arg, k[0].arg, k[1].arg}
+	n := p.K.Width
+	if p.HasV {
+		v, err := c.kvSide(&p.V, o.V, o.CacheV, "V")
+		if err != nil {
+			return err
+		}
+		a[2], a[3] = v[0].arg, v[1].arg
+		n += p.V.Width
+	}
+	return c.dispatch("kv_store", "", p, true, a, groupsOf(n*c.g.Tokens, 256))
+}
+
+// kvSide checks one source and cache, sets their words and returns their
+// operands.
+func (c *compiler) kvSide(p *kvSide, src, cache *gpu.Tensor, what string) ([]operand, error) {
+	if err := gpu.WantType(src, what, tF32); err != nil {
+		return nil, err
+	}
+	D, T := src.Shape[0], src.Shape[1]
+	if T != c.g.Tokens || src.Shape[2] != 1 || src.Shape[3] != 1 {
+		return nil, fmt.Errorf("%s %s has shape %v, want {D, %d}", what, src.Name, src.Shape, c.g.Tokens)
+	}
+	if err := c.checkCache(cache, "Cache"+what, D); err != nil {
+		return nil, err
+	}
+	c.p.needCtx(cache.Shape[1])
+	ops, err := c.operands(src, cache)
+	if err != nil {
+		return nil, err
+	}
+	*p = kvSide{Width: D, Row: D, Half: cache.Type == tF16, Src: ops[0].loc}
+	return ops, nil
+}
+
+// checkCache adds to gpu.CheckCache what the kernels index by: a packed
+// cache of its own (not a view), which starts its argument.
+func (c *compiler) checkCache(t *gpu.Tensor, what string, width int) error {
+	if err := gpu.CheckCache(t, what, width, c.g.Tokens); err != nil {
+		return err
+	}
+	if t.Kind == gpu.View || !t.Contiguous() {
+		return fmt.Errorf("%s %s must be packed", what, t.Name)
+	}
+	return nil
+}
+
+// attentionParams are the words of attention.metal: the head sizes, query
+// heads, tokens and key heads, the scores' scale, the caches' layout
+// (elements between key rows, between value rows, and between the value
+// heads of a row), the query and the output.
+type attentionParams struct {
+	DK, DV, H, T, HKV                 int
+	Scale                             float32
+	KeyStride, ValueStride, ValueHead int
+	Q, Out                            loc
+}
+
+func (c *compiler) lowerAttention(o *gpu.Attention) error {
+	if err := gpu.CheckAttention(o, c.g.Tokens); err != nil {
+		return err
+	}
+	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
+	DV, HKV := o.DV, o.HKV
+	if DK > 640 || DV > 640 {
+		return fmt.Errorf("head sizes %d/%d exceed the Metal attention kernel's 640", DK, DV)
+	}
+	if err := c.checkCache(o.CacheK, "CacheK", DK*HKV); err != nil {
+		return err
+	}
+	cv := o.CacheK
+	if !o.VFromK {
+		if err := c.checkCache(o.CacheV, "CacheV", DV*HKV); err != nil {
+			return err
+		}
+		if o.CacheV.Type != o.CacheK.Type {
+			return fmt.Errorf("CacheK is %s and CacheV %s: the Metal kernels read both as one type", o.CacheK.Type, o.CacheV.Type)
+		}
+		cv = o.CacheV
+	}
+	c.p.needCtx(o.CacheK.Shape[1])
+	ops, err := c.operands(o.Q, o.CacheK, cv, o.Out)
+	if err != nil {
+		return err
+	}
+	vstride, vhead := DK*HKV, DK
+	if !o.VFromK {
+		vstride, vhead = DV*HKV, DV
+	}
+	p := attentionParams{DK: DK, DV: DV, H: H, T: T, HKV: HKV, Scale: o.Scale, KeyStride: DK * HKV, ValueStride: vstride, ValueHead: vhead, Q: ops[0].loc, Out: ops[3].loc}
+	dec := "cache_f32"
+	if o.CacheK.Type == tF16 {
+		dec = "cache_f16"
+	}
+	return c.dispatch("attention", dec, p, true, args(ops...), H*T)
+}
