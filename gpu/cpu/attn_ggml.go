@@ -55,22 +55,32 @@ func (w *attnScratch) query(x []float32, f16 bool) {
 	}
 }
 
-// score is the dot of the query with the cache row at b. An F16 row is
-// widened inside the product's multiply-adds (exactly, as a table would).
-func (w *attnScratch) score(b []byte, t gguf.TensorType) float32 {
-	n := len(w.q)
-	gemm := w.order == orderGemm && n%16 == 0
+// scores sets the first n scores to scale times the dots of the query
+// with the cache rows at k, stride bytes apart. F16 rows are widened
+// inside the products' multiply-adds (exactly, as a table would).
+func (w *attnScratch) scores(n int, k []byte, stride int, t gguf.TensorType, scale float32) {
+	d := len(w.q)
+	gemm := w.order == orderGemm && d%16 == 0
+	sc := w.sc[:n]
 	if t == tF16 {
+		lanes := 64
 		if gemm {
-			return quant.DotGemm16H(b[:2*n], w.q)
+			lanes = 16
 		}
-		return quant.DotF16VecH(b[:2*n], w.q)
+		quant.ScoresF16(sc, w.q, k, stride, lanes)
+		for j := range sc {
+			sc[j] *= scale
+		}
+		return
 	}
-	k := f32s(b, n)
-	if gemm {
-		return quant.DotGemm16(k, w.q)
+	for j := range sc {
+		row := f32s(k[j*stride:], d)
+		if gemm {
+			sc[j] = quant.DotGemm16(row, w.q) * scale
+		} else {
+			sc[j] = quant.DotF16Vec(row, w.q) * scale
+		}
 	}
-	return quant.DotF16Vec(k, w.q)
 }
 
 // softmax turns the first n scores into weights as ggml_vec_soft_max_f32
@@ -124,11 +134,5 @@ func (w *attnScratch) weighted(y []float32, n int, row func(j int) []byte, t ggu
 		quant.SumLanes16Cols(y, acc)
 		return
 	}
-	var lanes [64]float32
-	for d := range y {
-		for l := 0; l < L; l++ {
-			lanes[l] = acc[l*D+d]
-		}
-		y[d] = quant.FoldLanes64(&lanes)
-	}
+	quant.FoldLanes64Cols(y, acc)
 }

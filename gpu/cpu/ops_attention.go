@@ -93,10 +93,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 					kvh := h / group
 					n := p.pos + t + 1
 					w.query(q.get(ith, u)[:DK], kt == tF16)
-					koff := kvh * DK * ke
-					for j := 0; j < n; j++ {
-						w.sc[j] = w.score(km[j*kst+koff:], kt) * scale
-					}
+					w.scores(n, km[kvh*DK*ke:], kst, kt, scale)
 					w.softmax(n, vt == tF16)
 					voff := kvh * vw * ve
 					w.weighted(out.out(u), n, func(j int) []byte { return vm[j*vst+voff:] }, vt)

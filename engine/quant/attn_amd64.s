@@ -1,0 +1,169 @@
+// Attention's dots of a query with many cache rows, and the fold of the
+// value sums' 64 lanes, on AVX2 in the orders of ggml_order.go: every
+// lane's chain of fused multiply-adds and every addition of a fold is the
+// Go code's, so the results agree bit for bit. Cache rows are F16, widened
+// on load (exact).
+
+#include "textflag.h"
+#include "fold_amd64.h"
+
+// SUMLANES16 is SumLanes16 of the sixteen lanes in Y0 (0-7) and Y1
+// (8-15), into the low lane of X0 (Y2 and X1 scratch).
+#define SUMLANES16 \
+	VADDPS Y0, Y1, Y2; \
+	FOLD8(Y2, X2)
+
+// func scoresF16VecAVX2(q *float32, k *byte, stride, d, n int, out *float32)
+//
+// out[j] = the whole 64-value steps of row j (d values at k+j·stride)
+// times q, in four 16-lane accumulators folded 0+2, 1+3, then 0+1 and
+// reduced with SumLanes16 (vecSteps' order); d is a multiple of 64.
+// Y0-Y7 the accumulators (two registers a 16-lane one), Y8-Y11 the row.
+TEXT ·scoresF16VecAVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), DX
+	MOVQ k+8(FP), SI
+	MOVQ stride+16(FP), R8
+	MOVQ d+24(FP), R9
+	SHRQ $6, R9
+	MOVQ n+32(FP), R10
+	MOVQ out+40(FP), DI
+row64:
+	MOVQ SI, AX
+	MOVQ DX, BX
+	MOVQ R9, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+step64:
+	VCVTPH2PS 0(AX), Y8
+	VCVTPH2PS 16(AX), Y9
+	VCVTPH2PS 32(AX), Y10
+	VCVTPH2PS 48(AX), Y11
+	VFMADD231PS 0(BX), Y8, Y0
+	VFMADD231PS 32(BX), Y9, Y1
+	VFMADD231PS 64(BX), Y10, Y2
+	VFMADD231PS 96(BX), Y11, Y3
+	VCVTPH2PS 64(AX), Y8
+	VCVTPH2PS 80(AX), Y9
+	VCVTPH2PS 96(AX), Y10
+	VCVTPH2PS 112(AX), Y11
+	VFMADD231PS 128(BX), Y8, Y4
+	VFMADD231PS 160(BX), Y9, Y5
+	VFMADD231PS 192(BX), Y10, Y6
+	VFMADD231PS 224(BX), Y11, Y7
+	ADDQ $128, AX
+	ADDQ $256, BX
+	DECQ CX
+	JNZ step64
+	// acc0 += acc2, acc1 += acc3, acc0 += acc1, then SumLanes16.
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	VADDPS Y2, Y0, Y0
+	VADDPS Y3, Y1, Y1
+	SUMLANES16
+	VMOVSS X0, (DI)
+	ADDQ R8, SI
+	ADDQ $4, DI
+	DECQ R10
+	JNZ row64
+	VZEROUPPER
+	RET
+
+// func scoresF16GemmAVX2(q *float32, k *byte, stride, d, n int, out *float32)
+//
+// out[j] = row j times q in one 16-lane accumulator, reduced with
+// SumLanes16 (DotGemm16H's order); d is a multiple of 16.
+TEXT ·scoresF16GemmAVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), DX
+	MOVQ k+8(FP), SI
+	MOVQ stride+16(FP), R8
+	MOVQ d+24(FP), R9
+	SHRQ $4, R9
+	MOVQ n+32(FP), R10
+	MOVQ out+40(FP), DI
+row16:
+	MOVQ SI, AX
+	MOVQ DX, BX
+	MOVQ R9, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+step16:
+	VCVTPH2PS 0(AX), Y8
+	VCVTPH2PS 16(AX), Y9
+	VFMADD231PS 0(BX), Y8, Y0
+	VFMADD231PS 32(BX), Y9, Y1
+	ADDQ $32, AX
+	ADDQ $64, BX
+	DECQ CX
+	JNZ step16
+	SUMLANES16
+	VMOVSS X0, (DI)
+	ADDQ R8, SI
+	ADDQ $4, DI
+	DECQ R10
+	JNZ row16
+	VZEROUPPER
+	RET
+
+// func foldLanes64ColsAVX2(y, a *float32, cols, d int)
+//
+// y[i] = FoldLanes64 of column i < cols (a multiple of 8) of a, 64 rows of
+// d values, eight columns at a time: row l and rows l+16, l+32, l+48 are lane
+// l of the four accumulators. Per l < 16: b_l = (a_l + a_l+32) +
+// (a_l+16 + a_l+48); then t_i = b_i+8 + b_i, u_i = t_i+4 + t_i and
+// (u0 + u2) + (u1 + u3). R8 = d·4 bytes, a row's size.
+// B(l, R) leaves b_l of the current eight columns in R (Y14, Y15 scratch).
+#define B(l, R) \
+	IMUL3Q $(l), R8, AX; \
+	VMOVUPS (SI)(AX*1), R; \
+	IMUL3Q $(l)+32, R8, AX; \
+	VADDPS (SI)(AX*1), R, R; \
+	IMUL3Q $(l)+16, R8, AX; \
+	VMOVUPS (SI)(AX*1), Y14; \
+	IMUL3Q $(l)+48, R8, AX; \
+	VADDPS (SI)(AX*1), Y14, Y14; \
+	VADDPS Y14, R, R
+
+// T(i, R) leaves t_i = b_i+8 + b_i in R (Y13 scratch).
+#define T(i, R) \
+	B(i, R); \
+	B((i)+8, Y13); \
+	VADDPS Y13, R, R
+
+TEXT ·foldLanes64ColsAVX2(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ cols+16(FP), CX
+	MOVQ d+24(FP), R8
+	SHLQ $2, R8
+	SHRQ $3, CX
+cols8:
+	T(0, Y0)
+	T(4, Y4)
+	VADDPS Y4, Y0, Y0
+	T(1, Y1)
+	T(5, Y5)
+	VADDPS Y5, Y1, Y1
+	T(2, Y2)
+	T(6, Y6)
+	VADDPS Y6, Y2, Y2
+	T(3, Y3)
+	T(7, Y7)
+	VADDPS Y7, Y3, Y3
+	VADDPS Y2, Y0, Y0
+	VADDPS Y3, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ cols8
+	VZEROUPPER
+	RET
