@@ -30,6 +30,11 @@ func (s *Session) candidateStep(smp *sample.Sampler, history int) (*model.Step, 
 	// A few sizes rather than one graph per count: more candidates than
 	// needed leave the result exact.
 	k = min((k+31)&^31, maxCandidates, s.e.Model.Config.Vocab)
+	if s.batch != nil {
+		// The batch's step chooses them (batchDecode).
+		s.topWant = k
+		return nil, nil
+	}
 	if st, ok := s.topSteps[k]; ok {
 		return st, nil
 	}
@@ -45,6 +50,10 @@ func (s *Session) candidateStep(smp *sample.Sampler, history int) (*model.Step, 
 // graph chose.
 func (s *Session) sampleCandidates(smp *sample.Sampler) (int32, error) {
 	st := s.lastRun
+	if s.batch != nil {
+		// copied out by the batch
+		return smp.SampleCandidates(s.candIDs, s.candVals, s.history), nil
+	}
 	// Scratch kept across tokens: this runs once per sampled token.
 	if cap(s.candRaw) < 8*st.Top {
 		s.candRaw = make([]byte, 8*st.Top)

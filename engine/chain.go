@@ -22,6 +22,10 @@ const chainSteps = 8
 // the last step's choice stays in the step's Next buffer (argmax reads it).
 // Without a device backend, or for k < 2, it is one run.
 func (s *Session) chain(first int32, pos, k int) ([]int32, error) {
+	if s.batch != nil {
+		// A batch's steps are shared: one token at a time, its argmax.
+		return nil, s.batchRun([]int32{first}, pos, batchWant{})
+	}
 	cp, ok := s.e.Backend.(gpu.Copier)
 	k = min(k, s.chainLen)
 	if !ok || k < 2 {

@@ -105,6 +105,8 @@ type Session struct {
 	candRaw  []byte
 	candIDs  []int32
 	candVals []float32
+	// batchSlot places a session of a Batch (batch_session.go).
+	batchSlot
 }
 
 // NewSession allocates a session's KV cache.
@@ -113,8 +115,13 @@ func (e *Engine) NewSession() (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.newSession(c), nil
+}
+
+// newSession is a session over cache c.
+func (e *Engine) newSession(c *model.Cache) *Session {
 	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab),
-		chainLen: chainSteps, topSteps: map[int]*model.Step{}, candidates: true}, nil
+		chainLen: chainSteps, topSteps: map[int]*model.Step{}, candidates: true}
 }
 
 // Reset forgets the conversation (the cache is simply overwritten later).
@@ -205,6 +212,9 @@ func (s *Session) eval(ctx context.Context, ids []int32) (kept int, err error) {
 }
 
 func (s *Session) run(ids []int32, pos int) error {
+	if s.batch != nil {
+		return s.batchDecode(ids, pos)
+	}
 	st, err := s.step(len(ids))
 	if err != nil {
 		return err
@@ -234,6 +244,9 @@ func (s *Session) Logits() ([]float32, error) {
 	if st == nil {
 		return nil, errors.New("nothing evaluated yet")
 	}
+	if s.batch != nil {
+		return s.logits, nil // copied out by the batch
+	}
 	raw := make([]byte, 4*len(s.logits))
 	if err := st.Logits.Read(0, raw); err != nil {
 		return nil, err
@@ -245,6 +258,9 @@ func (s *Session) Logits() ([]float32, error) {
 }
 
 func (s *Session) argmax() (int32, error) {
+	if s.batch != nil {
+		return s.batchNext, nil
+	}
 	var b [4]byte
 	if err := s.lastRun.Next.Read(0, b[:]); err != nil {
 		return 0, err
@@ -273,6 +289,7 @@ func (s *Session) Generate(ctx context.Context, req Request, emit func(Event) er
 
 // GenerateTokens is Generate from already tokenized input.
 func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, inReasoning bool, emit func(Event) error) (*Result, error) {
+	defer s.leave()
 	res := &Result{}
 	st := &res.Stats
 	st.PromptTokens = len(ids)

@@ -101,10 +101,17 @@ func Shape4(dims ...int) [4]int {
 // Graph is one step of a model: tensors and the ops over them, in execution
 // order. Tokens is the number of tokens the step processes (1 for decode).
 type Graph struct {
-	Name    string
-	Tokens  int
-	Tensors []*Tensor
-	Ops     []Op
+	Name   string
+	Tokens int
+	// Independent says the step's tokens belong to different sequences
+	// (a decode batch, each token placed by Params.Places): a backend whose
+	// arithmetic depends on a step's token count (the CPU backend follows
+	// llama.cpp's orders, which differ between one token and several)
+	// computes each token as a step of that one token would, so that a
+	// sequence's numbers do not depend on the batch it decodes in.
+	Independent bool
+	Tensors     []*Tensor
+	Ops         []Op
 }
 
 // NewGraph starts an empty graph for steps of the given number of tokens.
@@ -161,6 +168,9 @@ type Params struct {
 	// t of the step sits at Pos+t, is stored in the KV cache there, and
 	// attends to positions 0..Pos+t.
 	Pos int
+	// Places, when set, places every token of the step on its own instead
+	// (places.go): one Place a token, Pos unused.
+	Places []Place
 }
 
 // Buffer is device memory the host made: weights, the KV cache, inputs and

@@ -24,14 +24,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let kvh = h / (H / pu(P_HKV));
     let DK = pu(P_DK);
     let DV = pu(P_DV);
-    let n = S.pos + t + 1u;
+    let n = tok_pos(t) + 1u;
     for (var d = li; d < DK; d += 64u) {
         var x = Q[at(P_Q, d, h, t, 0u)];
         if (HALF_CACHE) { x = half(x); }
         q[d] = x;
     }
     workgroupBarrier();
-    let kbase = kvh * DK;
+    let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
     var m = -3.4e38;
     for (var j = li; j < n; j += 64u) { m = max(m, score(j, kbase)); }
     m = reduce_max(li, m);
@@ -40,7 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let inv = 1.0 / reduce_sum(li, l);
     var acc: array<f32, 10>;
     for (var r = 0u; r < PER; r++) { acc[r] = 0.0; }
-    let vbase = kvh * pu(P_VALUE_HEAD);
+    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
     for (var c0 = 0u; c0 < n; c0 += CHUNK) {
         let cn = min(CHUNK, n - c0);
         for (var j = li; j < cn; j += 64u) {

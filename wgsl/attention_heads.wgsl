@@ -61,14 +61,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let kvh = h0 / (H / pu(P_HKV));
     let DK = pu(P_DK);
     let DV = pu(P_DV);
-    let n = S.pos + t + 1u;
+    let n = tok_pos(t) + 1u;
     for (var d = li; d < DK; d += WG) {
         var x = vec4<f32>(Q[at(P_Q, d, h0, t, 0u)], Q[at(P_Q, d, h0 + 1u, t, 0u)], Q[at(P_Q, d, h0 + 2u, t, 0u)], Q[at(P_Q, d, h0 + 3u, t, 0u)]);
         if (HALF_CACHE) { x = vec4<f32>(half(x.x), half(x.y), half(x.z), half(x.w)); }
         q4[d] = x;
     }
     workgroupBarrier();
-    let kbase = kvh * DK;
+    let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
     var m = vec4<f32>(-3.4e38);
     for (var j = li; j < n; j += WG) { m = max(m, score4(j, kbase)); }
     m = reduce4(li, m, true);
@@ -76,7 +76,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var j = li; j < n; j += WG) { l += expf4(score4(j, kbase) - m); }
     let inv = 1.0 / reduce4(li, l, false);
     var acc: array<vec4<f32>, PER>;
-    let vbase = kvh * pu(P_VALUE_HEAD);
+    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
     for (var c0 = 0u; c0 < n; c0 += CHUNK4) {
         let cn = min(CHUNK4, n - c0);
         for (var j = li; j < cn; j += WG) {

@@ -25,10 +25,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let ht = g / NS;
     let h = ht % H;
     let t = ht / H;
-    let n = S.pos + t + 1u;
+    let n = tok_pos(t) + 1u;
     if (t >= pu(P_T) || c * SCH >= n) { return; }
     let kvh = h / (H / pu(P_HKV));
     let DK = pu(P_DK);
+    let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
     for (var d = li; d < DK; d += WG) {
         var x = Q[at(P_Q, d, h, t, 0u)];
         if (HALF_CACHE) { x = half(x); }
@@ -39,7 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
         let j = c * SCH + r;
         var s = 0.0;
-        if (j < n) { s = kpart(j * pu(P_KEY_STRIDE) + kvh * DK, lane); }
+        if (j < n) { s = kpart(j * pu(P_KEY_STRIDE) + kbase, lane); }
         part[r * SLANES + lane] = s;
     }
     workgroupBarrier();

@@ -1,7 +1,7 @@
 // One decode token's attention scores with the work before them done in
 // the same dispatch: each query head normalises (Qwen3's per-head RMSNorm,
 // when set) and rotates itself and its KV head's new key, the first query
-// head of each KV group writes that key and value into cache row pos, and
+// head of each KV group writes that key and value into its cache row, and
 // the scores are those of attention_scores.wgsl (workgroup (h, c) scores
 // rows c·SCH .. c·SCH+SCH-1 into SC; attention_values.wgsl does the rest).
 // A chunk's workgroup redoes the norms and ropes of its head rather than
@@ -41,7 +41,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let c = g % NS;
     let h = g / NS;
     let H = pu(P_H);
-    let pos = S.pos;
+    let pos = tok_pos(0u);
+    let base = tok_base(0u);
     if (h >= H || c * SCH > pos) { return; }
     let group = H / pu(P_HKV);
     let kvh = h / group;
@@ -64,8 +65,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     rope_step(li, 0u, pos);
     let kbase = kvh * DK;
     if (h % group == 0u && c == 0u) {
-        let krow = pos * pu(P_KEY_STRIDE) + kbase;
-        let vrow = pos * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
+        let krow = (base + pos) * pu(P_KEY_STRIDE) + kbase;
+        let vrow = (base + pos) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
         let vn = at(P_V, kvh * DV, 0u, 0u, 0u);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
@@ -77,5 +78,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(P_V + 1u)]); }
         }
     }
-    step_scores(li, c, h, kbase, pos);
+    step_scores(li, c, h, base * pu(P_KEY_STRIDE) + kbase, pos);
 }

@@ -40,7 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let h = ht % H;
     let t = ht / H;
     if (t >= pu(P_T)) { return; }
-    let n = S.pos + t + 1u;
+    let n = tok_pos(t) + 1u;
     let row = ht * pu(P_CHUNKS) * SCH;
     var m = -3.4e38;
     for (var j = li; j < n; j += WG) { m = max(m, SC[row + j]); }
@@ -48,7 +48,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var l = 0.0;
     for (var j = li; j < n; j += WG) { l += expf(SC[row + j] - m); }
     let inv = 1.0 / reduce_sum(li, l);
-    let vbase = (h / (H / pu(P_HKV))) * pu(P_VALUE_HEAD);
+    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + (h / (H / pu(P_HKV))) * pu(P_VALUE_HEAD);
     let col = li % COLS;
     let pl = li / COLS;
     let d = sl * SLICE + 2u * col;

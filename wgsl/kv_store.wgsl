@@ -1,4 +1,5 @@
-// Writes a step's keys and values into cache rows pos+t, both in one
+// Writes a step's keys and values into their cache rows (pos+t, or
+// where their places say), both in one
 // dispatch (threads past the keys' take the values). F16 caches take two
 // values per thread (one 32-bit word), rounded as the CPU rounds
 // (pack_half2) on every GPU. Words: kvStoreParams.
@@ -28,7 +29,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     let per = per_token(keys);
     let t = i / per;
-    let row = (S.pos + t) * pu(select(P_V_ROW, P_K_ROW, keys));
+    let row = (tok_base(t) + tok_pos(t)) * pu(select(P_V_ROW, P_K_ROW, keys));
     let src = select(P_V_SRC, P_K_SRC, keys);
     if (pu(select(P_V_HALF, P_K_HALF, keys)) != 0u) {
         let d = 2u * (i % per);

@@ -3,7 +3,7 @@
 // the same dispatch: each query head rotates its rope part into the
 // absorbed query, normalises and rotates the token's new cache row
 // [latent, shared rope key], head 0's first chunk writes that row into
-// cache row pos, and the scores are attention_scores.wgsl's (workgroup
+// its cache row, and the scores are attention_scores.wgsl's (workgroup
 // (h, c) scores rows c·SCH .. c·SCH+SCH-1 into SC; attention_values.wgsl
 // does the rest, reading values from the keys). Every workgroup redoes
 // the norm and the ropes rather than wait for another's, and takes the
@@ -35,7 +35,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let NS = pu(P_CHUNKS);
     let c = g % NS;
     let h = g / NS;
-    let pos = S.pos;
+    let pos = tok_pos(0u);
+    let base = tok_base(0u);
     if (h >= pu(P_H) || c * SCH > pos) { return; }
     let DK = pu(P_DK);
     let R = pu(P_R);
@@ -49,12 +50,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var d = li; d < R; d += 64u) { kn[d] = kn[d] * scale * NW[at(P_NORM, d, 0u, 0u, 0u)]; }
     rope_step(li, R, pos);
     if (h == 0u && c == 0u) {
-        let krow = pos * pu(P_KEY_STRIDE);
+        let krow = (base + pos) * pu(P_KEY_STRIDE);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
         } else {
             for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }
         }
     }
-    step_scores(li, c, h, 0u, pos);
+    step_scores(li, c, h, base * pu(P_KEY_STRIDE), pos);
 }

@@ -33,7 +33,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         p = e / 2u;
     }
     let ab = rope_pair(p);
-    let cs = rope_cs(p, S.pos + t);
+    let cs = rope_cs(p, tok_pos(t));
     let x0 = X[at(P_IN, ab.x, h, t, 0u)];
     let x1 = X[at(P_IN, ab.y, h, t, 0u)];
     O[at(P_OUT, ab.x, h, t, 0u)] = x0 * cs.x - x1 * cs.y;

@@ -109,28 +109,39 @@ func decodeBytes(c *Config, r *gguf.Reader, w *weights) int64 {
 // DecodeBytes is the weight bytes one decode token reads.
 func (m *Model) DecodeBytes() int64 { return m.decodeBytes }
 
-// Cache is the KV cache of one sequence: per layer, key and value rows for
-// Ctx positions, in F16 as llama.cpp keeps them.
+// Cache is a KV cache: per layer, key and value rows in F16 as llama.cpp
+// keeps them. A cache of one sequence holds Ctx rows, position p at row p;
+// a cache shared by several sequences (NewCacheRows) holds more, each
+// sequence's Ctx positions from a first row of its own (gpu.Place).
 type Cache struct {
-	Ctx  int
+	Ctx  int // positions of one sequence
+	Rows int // rows of each layer's cache
 	K, V []gpu.Buffer
 }
 
 // NewCache allocates a cache for ctx positions.
-func (m *Model) NewCache(ctx int) (*Cache, error) {
+func (m *Model) NewCache(ctx int) (*Cache, error) { return m.NewCacheRows(ctx, ctx) }
+
+// NewCacheRows allocates a cache of rows rows for sequences of up to ctx
+// positions: the shared cache of a decode batch, whose slots are ranges
+// of rows.
+func (m *Model) NewCacheRows(ctx, rows int) (*Cache, error) {
 	if ctx <= 0 {
 		return nil, fmt.Errorf("context size must be positive, got %d", ctx)
 	}
+	if rows < ctx {
+		return nil, fmt.Errorf("a cache of %d rows cannot hold a sequence of %d positions", rows, ctx)
+	}
 	dk, dv := m.net.cacheShape()
-	c := &Cache{Ctx: ctx}
+	c := &Cache{Ctx: ctx, Rows: rows}
 	for l := 0; l < m.Config.Layers; l++ {
-		k, err := m.Backend.Alloc(fmt.Sprintf("cache_k.%d", l), gguf.F16, gpu.Shape4(dk, ctx))
+		k, err := m.Backend.Alloc(fmt.Sprintf("cache_k.%d", l), gguf.F16, gpu.Shape4(dk, rows))
 		if err != nil {
 			return nil, fmt.Errorf("allocating the KV cache: %w", err)
 		}
 		c.K = append(c.K, k)
 		if dv > 0 {
-			v, err := m.Backend.Alloc(fmt.Sprintf("cache_v.%d", l), gguf.F16, gpu.Shape4(dv, ctx))
+			v, err := m.Backend.Alloc(fmt.Sprintf("cache_v.%d", l), gguf.F16, gpu.Shape4(dv, rows))
 			if err != nil {
 				return nil, fmt.Errorf("allocating the KV cache: %w", err)
 			}
@@ -152,16 +163,18 @@ var GraphHook func(be gpu.Backend, g *gpu.Graph)
 // Step is a compiled graph for a fixed number of tokens: write token ids to
 // Tokens, Run at a position, then read Logits (the last token's), Next
 // (its argmax) or, in a step made by NewStepTop, its Top best logits. A
-// step made by NewStepOutputs has the logits of its last Outputs tokens.
+// step made by NewStepOutputs has the logits of its last Outputs tokens;
+// a batch step (NewBatchStep) those of every token, each token's argmax
+// and candidates.
 type Step struct {
 	T       int
 	Outputs int        // tokens whose logits the step computes, the last ones
 	Tokens  gpu.Buffer // I32 {T}
 	Logits  gpu.Buffer // F32 {Vocab, Outputs}
-	Next    gpu.Buffer // I32 {1}
+	Next    gpu.Buffer // I32 {Outputs} (one output, or a batch step)
 	Top     int
-	TopIDs  gpu.Buffer // I32 {Top}: the ids of the Top largest logits, largest first
-	TopVals gpu.Buffer // F32 {Top}: those logits
+	TopIDs  gpu.Buffer // I32 {Top, Outputs}: the ids of the Top largest logits, largest first
+	TopVals gpu.Buffer // F32 {Top, Outputs}: those logits
 	Program gpu.Program
 }
 
@@ -175,7 +188,22 @@ func (m *Model) NewStepTop(c *Cache, t, top int) (*Step, error) {
 	if top < 0 || top > m.Config.Vocab {
 		return nil, fmt.Errorf("%d candidates of a %d-token vocabulary", top, m.Config.Vocab)
 	}
-	return m.newStep(c, t, 1, top)
+	return m.newStep(c, t, 1, top, false)
+}
+
+// NewBatchStep builds a decode step of batch tokens of as many sequences
+// sharing cache c, each run at its own gpu.Place: its Logits, Next and
+// (top > 0) candidates are every token's, column by column. The graph is
+// gpu.Graph.Independent: each token's numbers are those a step of it
+// alone gives.
+func (m *Model) NewBatchStep(c *Cache, batch, top int) (*Step, error) {
+	if batch < 1 || batch > gpu.MaxPlaces {
+		return nil, fmt.Errorf("a batch of %d sequences (1 to %d)", batch, gpu.MaxPlaces)
+	}
+	if top < 0 || top > m.Config.Vocab {
+		return nil, fmt.Errorf("%d candidates of a %d-token vocabulary", top, m.Config.Vocab)
+	}
+	return m.newStep(c, batch, batch, top, true)
 }
 
 // NewStepOutputs builds a step of t tokens whose Logits {Vocab, outputs}
@@ -187,10 +215,10 @@ func (m *Model) NewStepOutputs(c *Cache, t, outputs int) (*Step, error) {
 	if outputs < 1 || outputs > t {
 		return nil, fmt.Errorf("%d outputs of a %d-token step", outputs, t)
 	}
-	return m.newStep(c, t, outputs, 0)
+	return m.newStep(c, t, outputs, 0, false)
 }
 
-func (m *Model) newStep(c *Cache, t, outputs, top int) (*Step, error) {
+func (m *Model) newStep(c *Cache, t, outputs, top int, batch bool) (*Step, error) {
 	be := m.Backend
 	s := &Step{T: t, Outputs: outputs, Top: top}
 	var err error
@@ -201,24 +229,28 @@ func (m *Model) newStep(c *Cache, t, outputs, top int) (*Step, error) {
 		return nil, err
 	}
 	name := fmt.Sprintf("%s.step%d", m.Config.Arch, t)
-	if outputs > 1 {
+	switch {
+	case batch:
+		name = fmt.Sprintf("%s.batch%d", m.Config.Arch, t)
+	case outputs > 1:
 		name += fmt.Sprintf("x%d", outputs)
 	}
 	g := gpu.NewGraph(name, t)
+	g.Independent = batch
 	b := &builder{g: g, c: m.Config, cache: c, T: t, outs: outputs, bound: map[gpu.Buffer]*gpu.Tensor{}}
 	b.logits = g.Bind("logits", s.Logits)
 	m.net.build(b, g.Bind("tokens", s.Tokens))
-	if outputs == 1 {
-		if s.Next, err = be.Alloc("next", gguf.I32, gpu.Shape4(1)); err != nil {
+	if outputs == 1 || batch {
+		if s.Next, err = be.Alloc("next", gguf.I32, gpu.Shape4(outputs)); err != nil {
 			return nil, err
 		}
 		g.Do(&gpu.Argmax{In: b.logits, Out: g.Bind("next", s.Next)})
 	}
 	if top > 0 {
-		if s.TopIDs, err = be.Alloc("top_ids", gguf.I32, gpu.Shape4(top)); err != nil {
+		if s.TopIDs, err = be.Alloc("top_ids", gguf.I32, gpu.Shape4(top, outputs)); err != nil {
 			return nil, err
 		}
-		if s.TopVals, err = be.Alloc("top_vals", gguf.F32, gpu.Shape4(top)); err != nil {
+		if s.TopVals, err = be.Alloc("top_vals", gguf.F32, gpu.Shape4(top, outputs)); err != nil {
 			return nil, err
 		}
 		g.Do(&gpu.TopK{In: b.logits, K: top,

@@ -40,7 +40,7 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 			f16 := dst.Type == tF16
 			return func(w, t int) {
 				x := in.get(w, t)
-				row := cm[(pr.pos+t)*st:]
+				row := cm[(pr.baseOf(t)+pr.posOf(t))*st:]
 				if f16 {
 					h := u16s(row, d)
 					for j, v := range x {
@@ -68,9 +68,10 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	k := &kernel{name: "attention", reads: refs(o.Q, o.CacheK, o.CacheV), writes: refs(o.Out)}
 	sp := c.newSplitter()
 	// One token multiplies like llama.cpp's single-token products, several
-	// like its batched ones (see attend).
+	// like its batched ones (see attend); tokens of different sequences
+	// each like one token.
 	order := orderVec
-	if T > 1 {
+	if T > 1 && !c.g.Independent {
 		order = orderGemm
 	}
 	k.build = func() func(ith, nth int) {
@@ -91,11 +92,12 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 				for u := lo; u < hi; u++ {
 					h, t := u%H, u/H
 					kvh := h / group
-					n := p.pos + t + 1
+					n, b := p.posOf(t)+1, p.baseOf(t)
 					w.query(q.get(ith, u)[:DK], kt == tF16)
-					w.scores(n, km[kvh*DK*ke:], kst, kt, scale)
+					koff := b*kst + kvh*DK*ke
+					w.scores(n, km[koff:], kst, kt, scale)
 					w.softmax(n, vt == tF16)
-					voff := kvh * vw * ve
+					voff := b*vst + kvh*vw*ve
 					w.weighted(out.out(u), n, func(j int) []byte { return vm[j*vst+voff:] }, vt)
 				}
 			})

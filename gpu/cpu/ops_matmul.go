@@ -170,20 +170,21 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	wt := o.W.Type
 	actRef, actFn, auxFn := c.activations(o.In, wt)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
+	// The summation order follows the kernel llama.cpp would pick for this
+	// shape (a batch or one token, rows in fours or eights). It sends a
+	// strided batch against F32 weights to its single-token kernel (only
+	// other types copy such a batch into a packed buffer first). Tokens
+	// of different sequences sum as each would alone.
+	batch := T
+	if (wt == tF32 && !o.In.Contiguous()) || c.g.Independent {
+		batch = 1
+	}
 	// Four columns at once only where that sums as RowsKernel would.
-	cols := B == 1 && auxFn != nil && quant.ColsFor(wt, true, N, T)
+	cols := B == 1 && auxFn != nil && quant.ColsFor(wt, true, N, batch)
 	chunk := chunkFor(N, c.nth, rowBlock)
 	if B > 1 {
 		chunk = chunkFor(N*B, c.nth, rowBlock)
 		chunk = min(chunk, N)
-	}
-	// The summation order follows the kernel llama.cpp would pick for this
-	// shape (a batch or one token, rows in fours or eights). It sends a
-	// strided batch against F32 weights to its single-token kernel (only
-	// other types copy such a batch into a packed buffer first).
-	batch := T
-	if wt == tF32 && !o.In.Contiguous() {
-		batch = 1
 	}
 	perB := (N + chunk - 1) / chunk
 	units := B * perB

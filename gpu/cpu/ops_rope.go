@@ -114,7 +114,7 @@ func (c *compiler) addRopeCache(o *gpu.Rope, rc *ropeCache, T int) {
 			ff = f32s(c.mem(o.FreqFactors), dims/2)
 		}
 		return func(w, t int) {
-			o.CosSin(rc.cs[t*dims:(t+1)*dims], p.pos+t, a, ff)
+			o.CosSin(rc.cs[t*dims:(t+1)*dims], p.posOf(t), a, ff)
 		}
 	})
 }

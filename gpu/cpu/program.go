@@ -20,8 +20,9 @@ type program struct {
 	maxPos     int
 	arenaBytes int
 
-	pos int // the current run's Params.Pos
-	err atomic.Pointer[error]
+	pos    int         // the current run's Params.Pos
+	places []gpu.Place // the current run's Params.Places
+	err    atomic.Pointer[error]
 }
 
 var _ gpu.Program = (*program)(nil)
@@ -30,7 +31,11 @@ func (p *program) Kernels() int { return p.nops }
 
 // Run executes every kernel once on the pool.
 func (p *program) Run(params gpu.Params) error {
-	if params.Pos < 0 || params.Pos > p.maxPos {
+	if params.Places != nil {
+		if err := gpu.CheckPlaces(params.Places, p.tokens, p.maxPos+p.tokens); err != nil {
+			return fmt.Errorf("cpu: %s: %w", p.name, err)
+		}
+	} else if params.Pos < 0 || params.Pos > p.maxPos {
 		return fmt.Errorf("cpu: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
 	}
 	pl := p.be.pool
@@ -39,7 +44,7 @@ func (p *program) Run(params gpu.Params) error {
 	}
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	p.pos = params.Pos
+	p.pos, p.places = params.Pos, params.Places
 	for _, s := range p.splitters {
 		s.next.Store(0)
 	}
@@ -70,6 +75,22 @@ func (p *program) exec(ith int) {
 // fail records the first error a kernel meets in data it reads at run time
 // (a token or expert id out of range); the kernel carries on safely.
 func (p *program) fail(err error) { p.err.CompareAndSwap(nil, &err) }
+
+// posOf is the position of the run's token t in its sequence.
+func (p *program) posOf(t int) int {
+	if p.places != nil {
+		return p.places[t].Pos
+	}
+	return p.pos + t
+}
+
+// baseOf is the first cache row of the sequence of the run's token t.
+func (p *program) baseOf(t int) int {
+	if p.places != nil {
+		return p.places[t].Base
+	}
+	return 0
+}
 
 // needCtx records that tokens are stored or read at positions up to
 // Pos+tokens-1 of a cache of ctx rows.

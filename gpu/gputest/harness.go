@@ -139,6 +139,12 @@ func (e *env) weight(name string, typ gguf.TensorType, scale float64, dims ...in
 // output must be near the CPU's (mirror.go).
 func (e *env) run(pos int) gpu.Program {
 	e.t.Helper()
+	return e.runWith(gpu.Params{Pos: pos})
+}
+
+// runWith is run with params (tokens placed one by one, gpu.Place).
+func (e *env) runWith(params gpu.Params) gpu.Program {
+	e.t.Helper()
 	var m *cpuMirror
 	if _, onCPU := e.be.(*cpu.Backend); !onCPU {
 		m = mirror(e.t, e.g)
@@ -147,11 +153,11 @@ func (e *env) run(pos int) gpu.Program {
 	if err != nil {
 		e.fatal("compile: %v", err)
 	}
-	if err := p.Run(gpu.Params{Pos: pos}); err != nil {
+	if err := p.Run(params); err != nil {
 		e.fatal("run: %v", err)
 	}
 	if m != nil {
-		m.check(e.t, e.g, pos)
+		m.check(e.t, e.g, params)
 	}
 	return p
 }

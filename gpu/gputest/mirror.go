@@ -56,6 +56,7 @@ func mirror(t testing.TB, g *gpu.Graph) *cpuMirror {
 	t.Helper()
 	m := &cpuMirror{be: cpu.New(2), of: map[*gpu.Tensor]*gpu.Tensor{}}
 	m.g = gpu.NewGraph(g.Name+".cpu", g.Tokens)
+	m.g.Independent = g.Independent
 	bufs := map[gpu.Buffer]gpu.Buffer{}
 	for _, x := range g.Tensors {
 		c := *x
@@ -103,17 +104,18 @@ func (m *cpuMirror) cloneOp(op gpu.Op) gpu.Op {
 	return c.Addr().Interface().(gpu.Op)
 }
 
-// check runs the clone at pos and holds each float output g wrote to the
-// CPU's under MaxNMSE of the last op writing it. Integer outputs (ids
-// chosen from values that may tie) are left to the float64 references.
-func (m *cpuMirror) check(t testing.TB, g *gpu.Graph, pos int) {
+// check runs the clone with params and holds each float output g wrote
+// to the CPU's under MaxNMSE of the last op writing it. Integer outputs
+// (ids chosen from values that may tie) are left to the float64
+// references.
+func (m *cpuMirror) check(t testing.TB, g *gpu.Graph, params gpu.Params) {
 	t.Helper()
 	defer m.be.Close()
 	p, err := m.be.Compile(m.g)
 	if err != nil {
 		t.Fatalf("the graph on the CPU backend: compile: %v", err)
 	}
-	if err := p.Run(gpu.Params{Pos: pos}); err != nil {
+	if err := p.Run(params); err != nil {
 		t.Fatalf("the graph on the CPU backend: run: %v", err)
 	}
 	bound := map[gpu.Buffer]float64{}

@@ -70,6 +70,7 @@ func (s Suite) Run(t *testing.T, newBackend func() gpu.Backend) {
 		{"Rope", testRope},
 		{"KVStore", testKVStore},
 		{"Attention", testAttention},
+		{"Places", testPlaces},
 		{"Elementwise", testElementwise},
 		{"AddBroadcast", testAddBroadcast},
 		{"ExpertScale", testExpertScale},

@@ -32,15 +32,12 @@ import (
 
 // emuDevice is a device whose kernels run on the CPU.
 type emuDevice struct {
-	maxBuf  int
-	simd    bool
-	workers int
-	err     error
+	maxBuf int
+	simd   bool
+	err    error
 }
 
-func newEmuDevice(simd bool) *emuDevice {
-	return &emuDevice{maxBuf: 1 << 30, simd: simd, workers: min(runtime.NumCPU(), 4)}
-}
+func newEmuDevice(simd bool) *emuDevice { return &emuDevice{maxBuf: 1 << 30, simd: simd} }
 
 func (d *emuDevice) name() string     { return "emulated on the CPU" }
 func (d *emuDevice) family() string   { return "none" }
@@ -141,7 +138,7 @@ func (d *emuDevice) run(cmds []*command, pos uint32) error {
 			tg[i] = uint64(n)
 		}
 		rc, _, _ := purego.SyscallN(c.pipe.(*emuPipe).fn, uintptr(unsafe.Pointer(&bufs[0])), uintptr(unsafe.Pointer(&grid[0])),
-			uintptr(c.k.Threads), uintptr(unsafe.Pointer(&tg[0])), uintptr(len(c.k.Threadgroup)), uintptr(d.workers),
+			uintptr(c.k.Threads), uintptr(unsafe.Pointer(&tg[0])), uintptr(len(c.k.Threadgroup)),
 			uintptr(unsafe.Pointer(&msg[0])), uintptr(len(msg)))
 		runtime.KeepAlive(params)
 		runtime.KeepAlive(c.args)
@@ -205,8 +202,8 @@ static void ember_lane(void** b, void** tg, const emu::Lane& L) {
     %s(%s);
 }
 extern "C" __attribute__((visibility("default"))) int ember_dispatch(void** bufs, const uint64_t* grid, uint threads,
-    const uint64_t* tgBytes, int ntg, int workers, char* err, int errLen) {
-    return emu::dispatch(ember_lane, bufs, grid, threads, tgBytes, ntg, workers, err, errLen);
+    const uint64_t* tgBytes, int ntg, char* err, int errLen) {
+    return emu::dispatch(ember_lane, bufs, grid, threads, tgBytes, ntg, err, errLen);
 }
 `, k.Name, strings.Join(call, ",\n        "))
 	return b.String(), nil
@@ -258,7 +255,7 @@ func compileShared(tu string) (string, error) {
 		cxx = "g++"
 	}
 	flags := []string{"-std=c++17", "-O1", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off",
-		"-fvisibility=hidden", "-pthread", "-I", dir}
+		"-fvisibility=hidden", "-I", dir, "-lm"}
 	h := sha256.New()
 	fmt.Fprintln(h, cxx, flags)
 	h.Write([]byte(tu))

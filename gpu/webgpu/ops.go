@@ -709,10 +709,11 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	}
 	// Prefill keeps one pass, a workgroup per token and head (or four
 	// heads of one key head): its many tokens fill the GPU already, and a
-	// second pass measured slower there.
+	// second pass measured slower there. A decode batch takes decode's
+	// two passes, which sum each token as a step of it alone does.
 	chunks := scoreChunks(o)
 	var sc *gpu.Tensor
-	if T == 1 {
+	if T == 1 || c.g.Independent {
 		sc = c.scores(chunks, H, T)
 	}
 	if sc == nil {

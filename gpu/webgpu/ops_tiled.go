@@ -20,8 +20,10 @@ const (
 	tiledFrom = 16
 )
 
-// tiled reports whether a product of T tokens takes the tiled kernel.
-func (c *compiler) tiled(T int) bool { return T >= tiledFrom }
+// tiled reports whether a product of T tokens takes the tiled kernel. A
+// decode batch's tokens keep the matvec, which sums each token as a step
+// of that token alone does (gpu.Graph.Independent).
+func (c *compiler) tiled(T int) bool { return T >= tiledFrom && !c.g.Independent }
 
 // tileGroups is the number of tiled workgroups covering n rows of T tokens
 // in each of B batches.

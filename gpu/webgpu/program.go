@@ -41,12 +41,22 @@ func (p *program) Kernels() int { return len(p.kernels) }
 // Pos+tokens-1 of a cache of ctx rows.
 func (p *program) needCtx(ctx int) { p.maxPos = min(p.maxPos, ctx-p.tokens) }
 
-// Run writes the position and submits every kernel in one compute pass.
+// stepBytes is the size of the uniform the kernels read the step's
+// position from (parts/step.wgsl): the position and a flag, then the
+// places of up to gpu.MaxPlaces tokens, two words each.
+const stepBytes = 16 + 8*gpu.MaxPlaces
+
+// Run writes the position (or the tokens' places) and submits every
+// kernel in one compute pass.
 func (p *program) Run(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("webgpu: %s: the backend is closed", p.name)
 	}
-	if params.Pos < 0 || params.Pos > p.maxPos {
+	if params.Places != nil {
+		if err := gpu.CheckPlaces(params.Places, p.tokens, p.maxPos+p.tokens); err != nil {
+			return fmt.Errorf("webgpu: %s: %w", p.name, err)
+		}
+	} else if params.Pos < 0 || params.Pos > p.maxPos {
 		return fmt.Errorf("webgpu: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
 	}
 	for _, check := range p.checks {
@@ -54,10 +64,8 @@ func (p *program) Run(params gpu.Params) error {
 			return fmt.Errorf("webgpu: %s: %w", p.name, err)
 		}
 	}
-	var st [16]byte
-	binary.LittleEndian.PutUint32(st[:], uint32(params.Pos))
 	q := p.be.queue
-	if err := q.TryWriteBuffer(p.step, 0, st[:]); err != nil {
+	if err := q.TryWriteBuffer(p.step, 0, p.stepWords(params)); err != nil {
 		return err
 	}
 	enc, err := p.be.dev.TryCreateCommandEncoder(nil)
@@ -93,6 +101,23 @@ func (p *program) Run(params gpu.Params) error {
 		o.staged = false
 	}
 	return nil
+}
+
+// stepWords is what Run writes to the step's uniform: the position and,
+// for placed tokens, the flag and each token's position and first row.
+func (p *program) stepWords(params gpu.Params) []byte {
+	if params.Places == nil {
+		var st [16]byte
+		binary.LittleEndian.PutUint32(st[:], uint32(params.Pos))
+		return st[:]
+	}
+	st := make([]byte, 16+8*len(params.Places))
+	binary.LittleEndian.PutUint32(st[4:], 1)
+	for t, pl := range params.Places {
+		binary.LittleEndian.PutUint32(st[16+8*t:], uint32(pl.Pos))
+		binary.LittleEndian.PutUint32(st[20+8*t:], uint32(pl.Base))
+	}
+	return st
 }
 
 func (p *program) release() {

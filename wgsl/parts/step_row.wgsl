@@ -47,8 +47,9 @@ fn kn_part(lane: u32) -> f32 {
     return s;
 }
 
-// step_scores writes head h's scores against cache rows c·SCH ..
-// c·SCH+SCH-1 up to pos, whose keys start kbase into a cache row. Call
+// step_scores writes head h's scores against its sequence's cache rows
+// c·SCH .. c·SCH+SCH-1 up to pos, whose keys start at element kbase of
+// the cache (the sequence's first row, then the head's place in a row). Call
 // from uniform control flow.
 fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
     let lane = li % SLANES;

@@ -7,8 +7,8 @@
 // computed once every thread of its SIMD-group of 32 has reached it. A
 // thread that returns while others wait at a barrier, or SIMD-group
 // threads at different operations, are the kernel's error (undefined on
-// a GPU), reported rather than run on. Threadgroups are shared among a few
-// OS threads, each with its own fibers and threadgroup memory.
+// a GPU), reported rather than run on. Threadgroups run one after another
+// (go test runs packages side by side already).
 //
 // Included once, after the kernel, by the trampoline the tests generate,
 // which defines the lane function calling the kernel with its arguments.
@@ -23,7 +23,6 @@
 #undef thread
 #undef threadgroup
 
-#include <pthread.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -45,7 +44,7 @@ struct Lane {
 typedef void (*LaneFn)(void** bufs, void** tg, const Lane& lane);
 
 struct Worker;
-static thread_local Worker* current = nullptr;
+static Worker* current = nullptr; // the worker running (one at a time)
 
 extern "C" void emu_switch(void** save, void* to);
 
@@ -126,10 +125,6 @@ struct Worker {
     Lane* running = nullptr;
     void* sched = nullptr;
     char err[256] = {0};
-    // The grid and this worker's share of it (threadgroups first, first +
-    // step, ...).
-    const uint64_t* grid = nullptr;
-    uint64_t first = 0, step = 1;
 
     void init(size_t threads, int nTG, const uint64_t* bytes) {
         n = threads;
@@ -137,7 +132,9 @@ struct Worker {
         stacks = (char**)calloc(n, sizeof(char*));
         for (size_t t = 0; t < n; t++) stacks[t] = (char*)malloc(stackBytes);
         ntg = nTG;
-        tgBytes = bytes;
+        uint64_t* kb = (uint64_t*)calloc(ntg > 0 ? ntg : 1, sizeof(uint64_t));
+        memcpy(kb, bytes, ntg * sizeof(uint64_t));
+        tgBytes = kb;
         tg = (void**)calloc(ntg > 0 ? ntg : 1, sizeof(void*));
         for (int i = 0; i < ntg; i++) tg[i] = calloc(1, bytes[i] < 16 ? 16 : bytes[i]);
     }
@@ -147,6 +144,7 @@ struct Worker {
         free(stacks);
         for (int i = 0; i < ntg; i++) free(tg[i]);
         free(tg);
+        free((void*)tgBytes);
         delete[] lanes;
     }
 
@@ -305,52 +303,39 @@ uint32_t simd(SimdOp op, SimdType t, uint32_t bits) {
     return l->out;
 }
 
-// work runs a worker's share of the grid on the calling OS thread.
-static void* work(void* arg) {
-    Worker* w = (Worker*)arg;
+// dispatch runs the grid: fn for each thread, with bufs the buffer
+// arguments and threadgroup memory of tgBytes[i] bytes for argument i.
+// The threadgroups run one after another on the calling thread, with one
+// worker kept from call to call (its fibers' stacks are the costly part).
+// It writes the first error to err and returns nonzero for one.
+static int dispatch(LaneFn fn, void** bufs, const uint64_t* grid, uint threads, const uint64_t* tgBytes, int ntg,
+                    char* err, int errLen) {
+    static Worker* kept = nullptr;
+    if (kept && (kept->n != threads || kept->ntg != ntg || memcmp(kept->tgBytes, tgBytes, ntg * sizeof(uint64_t)))) {
+        delete kept;
+        kept = nullptr;
+    }
+    if (!kept) {
+        kept = new Worker;
+        kept->init(threads, ntg, tgBytes);
+    }
+    Worker* w = kept;
+    w->fn = fn;
+    w->bufs = bufs;
+    w->err[0] = 0;
     current = w;
-    const uint64_t* grid = w->grid;
     uint64_t total = grid[0] * grid[1] * grid[2];
     metal::uint3 ng((uint)grid[0], (uint)grid[1], (uint)grid[2]);
-    for (uint64_t i = w->first; i < total; i += w->step) {
+    for (uint64_t i = 0; i < total; i++) {
         metal::uint3 g((uint)(i % grid[0]), (uint)(i / grid[0] % grid[1]), (uint)(i / (grid[0] * grid[1])));
         if (!w->group(g, ng)) break;
     }
     current = nullptr;
-    return nullptr;
-}
-
-// dispatch runs the grid: fn for each thread, with bufs the buffer
-// arguments and threadgroup memory of tgBytes[i] bytes for argument i,
-// on up to workers OS threads. It writes the first error to err and
-// returns nonzero for one.
-static int dispatch(LaneFn fn, void** bufs, const uint64_t* grid, uint threads, const uint64_t* tgBytes, int ntg,
-                    int workers, char* err, int errLen) {
-    uint64_t total = grid[0] * grid[1] * grid[2];
-    if (workers < 1) workers = 1;
-    if ((uint64_t)workers > total) workers = (int)(total > 0 ? total : 1);
-    Worker* ws = new Worker[workers];
-    for (int k = 0; k < workers; k++) {
-        ws[k].fn = fn;
-        ws[k].bufs = bufs;
-        ws[k].grid = grid;
-        ws[k].first = k;
-        ws[k].step = workers;
-        ws[k].init(threads, ntg, tgBytes);
+    if (w->err[0]) {
+        snprintf(err, errLen, "%s", w->err);
+        return 1;
     }
-    pthread_t* ts = new pthread_t[workers];
-    for (int k = 1; k < workers; k++) pthread_create(&ts[k], nullptr, work, &ws[k]);
-    work(&ws[0]);
-    for (int k = 1; k < workers; k++) pthread_join(ts[k], nullptr);
-    delete[] ts;
-    int rc = 0;
-    for (int k = 0; k < workers && !rc; k++)
-        if (ws[k].err[0]) {
-            snprintf(err, errLen, "%s", ws[k].err);
-            rc = 1;
-        }
-    delete[] ws;
-    return rc;
+    return 0;
 }
 
 } // namespace emu

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"sync/atomic"
+
+	"github.com/emberllm/ember/engine/model"
+)
+
+// What a session of a Batch keeps besides a session's own state: the
+// hooks session.go calls where a session of its own runs its steps.
+
+// batchSlot is a session's place in a batch (nil batch: a session of its
+// own).
+type batchSlot struct {
+	batch *Batch
+	base  int // the slot's first cache row
+	// topWant is the candidates the next decode run must choose
+	// (candidateStep sets it).
+	topWant int
+	// batchNext and view are the last run's argmax and what session.go
+	// reads of the step that ran it (lastRun: its Top).
+	batchNext int32
+	view      model.Step
+	// busy and rows: whether the session is generating, and the cache
+	// rows its sequence holds (BatchStats).
+	busy atomic.Bool
+	rows atomic.Int64
+}
+
+// batchRun runs ids at pos through the session's batch, wanting what
+// want says read afterwards, and leaves the results where Logits, argmax
+// and sampleCandidates read them.
+func (s *Session) batchRun(ids []int32, pos int, want batchWant) error {
+	if err := s.batch.run(s, ids, pos, want); err != nil {
+		return err
+	}
+	s.lastRun = &s.view
+	return nil
+}
+
+// batchDecode runs a decode token: with the candidates candidateStep
+// asked for, else the whole logits.
+func (s *Session) batchDecode(ids []int32, pos int) error {
+	want := batchWant{top: s.topWant, logits: s.topWant == 0}
+	s.topWant = 0
+	return s.batchRun(ids, pos, want)
+}
+
+// leave tells the batch this session asks for nothing more for now.
+func (s *Session) leave() {
+	if s.batch != nil {
+		s.batch.leave(s)
+	}
+}

@@ -1,0 +1,48 @@
+//go:build cgo && !js
+
+package webgpu_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/emberllm/ember/engine/synth"
+	"github.com/emberllm/ember/gpu/gputest"
+)
+
+// TestBatchDecodeMatchesAlone: on WebGPU too, sequences decoded together
+// in batch steps (prompts prefilled into slots of one shared cache, a
+// padding column beside them, columns rotating) get each step's logits bit
+// for bit as each gets decoding alone: a decode batch takes the kernels
+// that sum each token as a step of that token does (the matvecs, the
+// two-pass attention), and the fused decode kernels of a lone token sum
+// as the kernels they stand in for. Every architecture's tiny model.
+func TestBatchDecodeMatchesAlone(t *testing.T) {
+	dir := t.TempDir()
+	prompts := [][]int32{{1, 72, 101, 108, 108, 111}, {1, 33}, {1, 50, 60, 70, 80, 90}}
+	const n = 4
+	be := open(t)
+	defer be.Close()
+	type tc struct {
+		arch       synth.Arch
+		shape, typ string
+	}
+	var cases []tc
+	for _, a := range synth.Archs {
+		cases = append(cases, tc{a, "tiny", "Q8_0"})
+	}
+	cases = append(cases, tc{synth.Llama, "tiny", "Q4_K"})
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ), func(t *testing.T) {
+			path := writeTiny(t, dir, c.shape, c.arch, c.typ, 5)
+			m := loadModel(t, be, path)
+			d, err := gputest.BatchMatchesSolo(m, prompts, n, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != "" {
+				t.Fatal(d)
+			}
+		})
+	}
+}
