@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/emberllm/ember/engine/chat"
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/engine/model"
+	"github.com/emberllm/ember/engine/sample/grammar"
 	"github.com/emberllm/ember/engine/tokenizer"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
@@ -47,6 +49,19 @@ type Engine struct {
 	Backend   gpu.Backend
 	Context   int
 	ownsFile  bool
+
+	vocabOnce sync.Once
+	vocab     *grammar.Vocab
+}
+
+// GrammarVocab is the vocabulary as a grammar constrains it (built once:
+// every token's text piece, sorted).
+func (e *Engine) GrammarVocab() *grammar.Vocab {
+	e.vocabOnce.Do(func() {
+		t := e.Tokenizer
+		e.vocab = grammar.NewVocab(t.VocabSize(), t.TextPiece, t.EOGs())
+	})
+	return e.vocab
 }
 
 // Load opens a GGUF file and loads it.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"github.com/emberllm/ember/engine/chat"
 	"github.com/emberllm/ember/engine/model"
 	"github.com/emberllm/ember/engine/sample"
+	"github.com/emberllm/ember/engine/sample/grammar"
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -30,6 +32,21 @@ type Request struct {
 	Stop      []string
 	// IgnoreEOS keeps generating past end-of-generation tokens (benchmarks).
 	IgnoreEOS bool
+	// Tools is a JSON array of OpenAI tool definitions the chat template
+	// shows the model (chat.Options.Tools).
+	Tools json.RawMessage
+	// Grammar, when set, constrains the generated text: only tokens the
+	// grammar takes are sampled, and end-of-generation only where it may
+	// end (which stops generation even with IgnoreEOS). The text is the
+	// answer: a prompt that leaves a think block open does not make it
+	// reasoning.
+	Grammar *grammar.Grammar
+	// LogitBias adds to tokens' logits before sampling (-100 bans).
+	LogitBias map[int32]float32
+	// Logprobs reports each generated token's log-probability, and
+	// TopLogprobs that many alternatives, in Event.Logprob.
+	Logprobs    bool
+	TopLogprobs int
 }
 
 // Event is one generated token and the text it completes. Text is content;
@@ -38,6 +55,26 @@ type Event struct {
 	Token     int32
 	Text      string
 	Reasoning string
+	// Logprob, with Request.Logprobs, is the token's log-probability.
+	Logprob *TokenLogprob
+}
+
+// TokenLogprob is a generated token's log-probability under the model's
+// distribution (temperature 1, before sampling filters, biases and
+// grammars), with the most likely alternatives. Piece is the bytes the
+// token writes (it may end inside a character).
+type TokenLogprob struct {
+	Token   int32
+	Piece   string
+	Logprob float32
+	Top     []TopLogprob
+}
+
+// TopLogprob is one alternative of a TokenLogprob.
+type TopLogprob struct {
+	Token   int32
+	Piece   string
+	Logprob float32
 }
 
 // Stats describe one generation.
@@ -72,6 +109,8 @@ type Result struct {
 	Reasoning string
 	Tokens    []int32
 	Stats     Stats
+	// Logprobs, with Request.Logprobs, has one entry per generated token.
+	Logprobs []TokenLogprob
 }
 
 // ErrContextFull is returned when a prompt does not fit the context.
@@ -154,7 +193,7 @@ func (s *Session) Prompt(req Request) (string, error) {
 	if len(msgs) == 0 {
 		msgs = []chat.Message{{Role: "user", Content: req.Prompt}}
 	}
-	return s.e.Chat.Render(msgs, chat.Options{AddGenerationPrompt: true, Thinking: req.Think})
+	return s.e.Chat.Render(msgs, chat.Options{AddGenerationPrompt: true, Thinking: req.Think, Tools: req.Tools})
 }
 
 // Tokenize encodes a prompt as the model sees it: BOS as the file says and
@@ -298,7 +337,7 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 	if err == nil {
 		// A device backend returns once the prompt's work is submitted;
 		// prefill ends when it is done.
-		err = s.e.Backend.Sync()
+		err = s.sync()
 	}
 	st.ReusedTokens = kept
 	st.Prefill = time.Since(start)
@@ -312,6 +351,16 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 
 	tok := s.e.Tokenizer
 	smp := sample.New(req.Sample)
+	smp.SetBias(req.LogitBias)
+	var gm *grammar.Matcher
+	if req.Grammar != nil {
+		if gm, err = grammar.NewMatcher(req.Grammar, s.e.GrammarVocab()); err != nil {
+			return nil, err
+		}
+		inReasoning = false
+	}
+	// Grammars, biases and log-probabilities need every logit on the host.
+	whole := gm != nil || len(req.LogitBias) > 0 || req.Logprobs
 	stops := sample.NewStopStrings(req.Stop)
 	dec := tok.NewDecoder()
 	think := chat.NewThinkSplitter(inReasoning)
@@ -323,17 +372,17 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 	}
 	st.StopReason = "length"
 
-	emitText := func(id int32, text string) error {
+	emitText := func(id int32, text string, lp *TokenLogprob) error {
 		r, c := think.Feed(text)
 		reasoning.WriteString(r)
 		content.WriteString(c)
 		if emit != nil && (r != "" || c != "" || id >= 0) {
-			return emit(Event{Token: id, Text: c, Reasoning: r})
+			return emit(Event{Token: id, Text: c, Reasoning: r, Logprob: lp})
 		}
 		return nil
 	}
 
-	greedy := smp.IsGreedy() && !smp.HasPenalties()
+	greedy := smp.IsGreedy() && !smp.HasPenalties() && !whole
 	// queued are tokens a chain of device steps chose and already ran.
 	var queued []int32
 	for len(res.Tokens) < limit {
@@ -342,6 +391,7 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			break
 		}
 		var next int32
+		var lp *TokenLogprob
 		ran := len(queued) > 0
 		if ran {
 			next, queued = queued[0], queued[1:]
@@ -351,29 +401,37 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		} else if s.lastRun.Top > 0 {
 			next, err = s.sampleCandidates(smp)
 		} else {
-			var logits []float32
-			if logits, err = s.Logits(); err == nil {
-				next = smp.Sample(logits, s.history)
-			}
+			next, lp, err = s.sampleWhole(smp, gm, req)
 		}
 		if err != nil {
 			return nil, err
 		}
 		if next == sample.NoToken {
+			if gm != nil {
+				return nil, errors.New("the grammar allows no token here (the model's vocabulary cannot write what it needs)")
+			}
 			return nil, errors.New("the model produced no usable logits (all NaN or -Inf)")
+		}
+		if gm != nil {
+			if err := gm.Accept(next); err != nil {
+				return nil, err
+			}
 		}
 		if len(res.Tokens) == 0 {
 			st.TimeToFirst = time.Since(start)
 			decodeStart = time.Now()
 		}
-		if tok.IsEOG(next) && !req.IgnoreEOS {
+		if tok.IsEOG(next) && (!req.IgnoreEOS || gm != nil) {
 			st.StopReason = "stop"
 			break
 		}
 		res.Tokens = append(res.Tokens, next)
+		if lp != nil {
+			res.Logprobs = append(res.Logprobs, *lp)
+		}
 		st.GeneratedTokens++
 		text, stopped := stops.Feed(dec.Add(next))
-		if err := emitText(next, text); err != nil {
+		if err := emitText(next, text, lp); err != nil {
 			return res, err
 		}
 		if stopped {
@@ -393,7 +451,9 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			queued, err = s.chain(next, pos, min(limit-len(res.Tokens), s.cache.Ctx-pos))
 		} else {
 			var top *model.Step
-			if top, err = s.candidateStep(smp, len(s.history)); err == nil {
+			if whole {
+				err = s.run([]int32{next}, pos)
+			} else if top, err = s.candidateStep(smp, len(s.history)); err == nil {
 				if top != nil {
 					err = s.runStep(top, []int32{next}, pos)
 				} else {
@@ -406,7 +466,7 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		}
 	}
 	if st.StopReason != "stop" {
-		if err := emitText(-1, stops.Flush()+dec.Flush()); err != nil {
+		if err := emitText(-1, stops.Flush()+dec.Flush(), nil); err != nil {
 			return res, err
 		}
 	}
@@ -419,6 +479,33 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// sampleWhole samples from the whole logits of the last step, masked by
+// the grammar when there is one, and works out the token's
+// log-probabilities when the request asks for them.
+func (s *Session) sampleWhole(smp *sample.Sampler, gm *grammar.Matcher, req Request) (int32, *TokenLogprob, error) {
+	logits, err := s.Logits()
+	if err != nil {
+		return 0, nil, err
+	}
+	var allow []uint64
+	if gm != nil {
+		if allow, err = gm.Allowed(); err != nil {
+			return 0, nil, err
+		}
+	}
+	next := smp.SampleMasked(logits, s.history, allow)
+	if !req.Logprobs || next == sample.NoToken {
+		return next, nil, nil
+	}
+	tok := s.e.Tokenizer
+	v, top := sample.Logprobs(logits, next, req.TopLogprobs)
+	lp := &TokenLogprob{Token: next, Piece: tok.TextPiece(next), Logprob: v}
+	for _, c := range top {
+		lp.Top = append(lp.Top, TopLogprob{Token: c.Token, Piece: tok.TextPiece(c.Token), Logprob: c.Logprob})
+	}
+	return next, lp, nil
 }
 
 // DecodeKernels is the number of kernels one decode step dispatches (0

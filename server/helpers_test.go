@@ -34,9 +34,18 @@ var tiny struct {
 }
 
 func writeTinyModel(dir, name string, kvs ...gguf.KV) (string, error) {
+	return writeTinyModelCtx(dir, name, 0, kvs...)
+}
+
+// writeTinyModelCtx is writeTinyModel with a trained context of ctx
+// tokens (0: the preset's).
+func writeTinyModelCtx(dir, name string, ctx int, kvs ...gguf.KV) (string, error) {
 	cfg, err := synth.Preset("tiny", synth.Llama)
 	if err != nil {
 		return "", err
+	}
+	if ctx > 0 {
+		cfg.Context = ctx
 	}
 	v, err := synth.BuiltinVocab(cfg.Vocab)
 	if err != nil {

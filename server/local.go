@@ -41,10 +41,11 @@ type local struct {
 	refuse   error             // set when no more tickets are given (draining, closing)
 	maxQueue int
 
-	loaded  atomic.Int64
-	total   atomic.Int64
-	closeMu sync.Mutex
-	closed  bool
+	generating atomic.Int64 // sessions running a generation now
+	loaded     atomic.Int64
+	total      atomic.Int64
+	closeMu    sync.Mutex
+	closed     bool
 }
 
 func newLocal(name string, maxQueue int) *local {
@@ -181,13 +182,13 @@ func (l *local) loadingError() error {
 
 // generate runs req on a session once its turn comes in the queue.
 func (l *local) generate(ctx context.Context, req engine.Request, emit func(engine.Event) error) (*engine.Result, error) {
-	return l.runTicket(ctx, nil, req, emit, nil)
+	return l.runTicket(ctx, nil, req, emit, func(*engine.Result, error) {})
 }
 
 // runTicket runs req on a session once the ticket's turn comes (t nil:
-// take one now). end, when set, hears the result while the session is
-// still held, so that what it sends goes out before the next request in
-// the queue starts.
+// take one now). end, when set, hears the result of a generation that
+// ran while the session is still held, so that what it sends goes out
+// before the next request in the queue starts.
 func (l *local) runTicket(ctx context.Context, t *ticket, req engine.Request, emit func(engine.Event) error, end func(*engine.Result, error)) (*engine.Result, error) {
 	var err error
 	if t == nil {
@@ -207,13 +208,13 @@ func (l *local) runTicket(ctx context.Context, t *ticket, req engine.Request, em
 			return inner(ev)
 		}
 	}
+	l.generating.Add(1)
 	res, err := s.Generate(ctx, req, emit)
+	l.generating.Add(-1)
 	if errors.Is(err, engine.ErrContextFull) {
 		res, err = nil, &statusError{status: 400, msg: err.Error()}
 	}
-	if end != nil {
-		end(res, err)
-	}
+	end(res, err)
 	return res, err
 }
 
@@ -225,14 +226,7 @@ func (l *local) queued() int {
 }
 
 // busy is the number of sessions generating now.
-func (l *local) busy() int {
-	if l.loading() || l.err != nil {
-		return 0
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.size - len(l.free)
-}
+func (l *local) busy() int { return int(l.generating.Load()) }
 
 // limits returns the context size and vocabulary size requests are
 // checked against, once the model is loaded.

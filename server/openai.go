@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/engine/chat"
 )
 
 // apiHandler is an endpoint that returns its error instead of writing it,
@@ -20,19 +22,19 @@ func (h apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// finishReason maps the engine's stop reason to OpenAI's.
-func finishReason(st engine.Stats) *string {
+// finishReason maps the engine's stop reason to OpenAI's; an answer that
+// ended in tool calls finishes with "tool_calls".
+func finishReason(st engine.Stats, calls bool) *string {
 	r := "stop"
 	// A generation cut by a server shutting down is a truncated answer,
 	// which OpenAI's clients know as "length".
-	if st.StopReason == "length" || st.StopReason == "shutdown" {
+	switch {
+	case st.StopReason == "length" || st.StopReason == "shutdown":
 		r = "length"
+	case calls:
+		r = "tool_calls"
 	}
 	return &r
-}
-
-func usageOf(st engine.Stats) *usage {
-	return &usage{PromptTokens: st.PromptTokens, CompletionTokens: st.GeneratedTokens, TotalTokens: st.PromptTokens + st.GeneratedTokens}
 }
 
 func newID(prefix string) string {
@@ -41,20 +43,20 @@ func newID(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-// decodeRequest reads a generation request strictly and checks what both
-// endpoints share.
-func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, body interface{ common() *commonRequest }) error {
+// decodeRequest reads a generation request strictly.
+func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, body any) error {
 	b, err := s.readBody(w, r)
 	if err != nil {
 		return err
 	}
-	if err := decodeStrictBytes(b, body); err != nil {
-		return err
-	}
-	if n := body.common().N; n != nil && *n != 1 {
-		return invalid("n must be 1: one choice per request")
-	}
-	return nil
+	return decodeStrictBytes(b, body)
+}
+
+// choiceRequest is one choice's generation: n > 1 runs the request n times,
+// seeds one apart.
+func choiceRequest(req engine.Request, i int) engine.Request {
+	req.Sample.Seed += uint64(i)
+	return req
 }
 
 func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
@@ -62,7 +64,16 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeRequest(w, r, &body); err != nil {
 		return err
 	}
+	if err := body.refused(); err != nil {
+		return err
+	}
+	ignored := body.ignored()
+	ignored["modalities"], ignored["verbosity"], ignored["prediction"] = body.Modalities, body.Verbosity, body.Prediction
 	msgs, err := messages(body.Messages)
+	if err != nil {
+		return err
+	}
+	x, err := body.extras()
 	if err != nil {
 		return err
 	}
@@ -74,54 +85,146 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 		body.Think = &think
 	}
 	req := engine.Request{Messages: msgs}
-	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req, false)
+	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req, false, x)
 	if err != nil {
 		return err
 	}
+	warn(w, ignoredFields(ignored))
 	id, created := newID("chatcmpl-"), time.Now().Unix()
 	chunk := func(choice chatChoice) chatResponse {
 		return chatResponse{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []chatChoice{choice}}
 	}
 	if !body.Stream {
-		res, err := s.run(r.Context(), g, nil, req, nil, nil)
-		if err != nil {
-			return err
+		resp := chunk(chatChoice{})
+		resp.Object, resp.Choices, resp.Usage = "chat.completion", nil, &usage{}
+		for i := range x.n {
+			res, err := s.run(r.Context(), g, nil, choiceRequest(req, i), nil, nil)
+			if err != nil && !errors.Is(err, errShutdown) {
+				return err
+			}
+			resp.Choices = append(resp.Choices, x.chatChoice(i, res))
+			resp.Usage.add(res.Stats, i == 0)
 		}
-		msg := &outMessage{Role: "assistant", Content: &res.Text}
-		if res.Reasoning != "" {
-			msg.ReasoningContent = &res.Reasoning
-		}
-		c := chunk(chatChoice{Message: msg, FinishReason: finishReason(res.Stats)})
-		c.Object, c.Usage = "chat.completion", usageOf(res.Stats)
-		writeJSON(w, http.StatusOK, c)
+		writeJSON(w, http.StatusOK, resp)
 		return nil
 	}
-	first := true
-	return s.stream(w, r, g, req, func(ev engine.Event) any {
-		d := &outMessage{}
-		if first {
-			// The first chunk names the role, as OpenAI's do.
-			first, d.Role = false, "assistant"
+	// Each choice streams in turn: its deltas (the first names the role),
+	// then its finish. Tool calls come whole, each in one delta, once
+	// their closing tag is written.
+	out := &sse{w: w, timeout: s.cfg.WriteTimeout}
+	total := &usage{}
+	for i := range x.n {
+		first := true
+		calls := 0
+		var ts *chat.ToolStream
+		if x.parse {
+			ts = chat.NewToolStream(x.tf, x.chatTools)
 		}
-		if ev.Text != "" {
-			d.Content = &ev.Text
+		delta := func(text, reasoning string, found []chat.ToolCall, lp *engine.TokenLogprob) error {
+			d := &outMessage{}
+			if first {
+				first, d.Role = false, "assistant"
+			}
+			if ts != nil {
+				var more []chat.ToolCall
+				text, more = ts.Feed(text)
+				found = append(found, more...)
+			}
+			if text != "" {
+				d.Content = &text
+			}
+			if reasoning != "" {
+				d.ReasoningContent = &reasoning
+			}
+			d.ToolCalls = callsOut(found, &calls)
+			c := chatChoice{Index: i, Delta: d}
+			if lp != nil {
+				c.Logprobs = x.chatLogprobs([]engine.TokenLogprob{*lp})
+			}
+			if d.Role == "" && d.Content == nil && d.ReasoningContent == nil && d.ToolCalls == nil && c.Logprobs == nil {
+				return nil
+			}
+			return out.send(chunk(c))
 		}
-		if ev.Reasoning != "" {
-			d.ReasoningContent = &ev.Reasoning
-		}
-		if d.Role == "" && d.Content == nil && d.ReasoningContent == nil {
+		res, err := s.run(r.Context(), g, nil, choiceRequest(req, i), func(ev engine.Event) error {
+			return delta(ev.Text, ev.Reasoning, nil, ev.Logprob)
+		}, nil)
+		if ended, _ := endStream(r.Context(), out, err); ended {
 			return nil
 		}
-		return chunk(chatChoice{Delta: d})
-	}, func(st engine.Stats) []any {
-		out := []any{chunk(chatChoice{Delta: &outMessage{}, FinishReason: finishReason(st)})}
-		if body.includeUsage() {
-			c := chunk(chatChoice{})
-			c.Choices, c.Usage = []chatChoice{}, usageOf(st)
-			out = append(out, c)
+		if ts != nil {
+			text, found := ts.Flush()
+			ts = nil
+			if delta(text, "", found, nil) != nil {
+				return nil
+			}
 		}
-		return out
-	})
+		if out.send(chunk(chatChoice{Index: i, Delta: &outMessage{}, FinishReason: finishReason(res.Stats, calls > 0)})) != nil {
+			return nil
+		}
+		total.add(res.Stats, i == 0)
+		if errors.Is(err, errShutdown) {
+			break
+		}
+	}
+	if body.includeUsage() {
+		c := chunk(chatChoice{})
+		c.Choices, c.Usage = []chatChoice{}, total
+		if out.send(c) != nil {
+			return nil
+		}
+	}
+	out.done()
+	return nil
+}
+
+// chatChoice is a whole answer: its text, the tool calls in it, its
+// reasoning and logprobs.
+func (x *extras) chatChoice(i int, res *engine.Result) chatChoice {
+	content := res.Text
+	var calls []chat.ToolCall
+	if x.parse {
+		content, calls = x.tf.ParseToolCalls(res.Text, x.chatTools)
+	}
+	msg := &wholeMessage{Role: "assistant", ToolCalls: callsOut(calls, nil)}
+	if content != "" || len(calls) == 0 {
+		msg.Content = &content
+	}
+	if res.Reasoning != "" {
+		msg.ReasoningContent = &res.Reasoning
+	}
+	c := chatChoice{Index: i, Message: msg, FinishReason: finishReason(res.Stats, len(calls) > 0)}
+	if x.logprobs {
+		c.Logprobs = x.chatLogprobs(res.Logprobs)
+	}
+	return c
+}
+
+// add counts a choice's tokens: the prompt once (it is shared).
+func (u *usage) add(st engine.Stats, first bool) {
+	if first {
+		u.PromptTokens = st.PromptTokens
+	}
+	u.CompletionTokens += st.GeneratedTokens
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+}
+
+// endStream handles how a choice's generation ended: a gone client ends
+// the stream silently, an error ends it with an error (a plain response
+// when nothing was sent); a generation cut by the drain goes on to its
+// finish like a finished one.
+func endStream(ctx context.Context, out *sse, err error) (ended bool, cut bool) {
+	if ctx.Err() != nil {
+		return true, false
+	}
+	if errors.Is(err, errShutdown) {
+		return false, true
+	}
+	if err != nil {
+		out.fail(err)
+		return true, false
+	}
+	return false, false
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
@@ -129,64 +232,76 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeRequest(w, r, &body); err != nil {
 		return err
 	}
-	req := engine.Request{Prompt: string(body.Prompt), Raw: true}
-	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req, false)
+	x, err := body.extras()
 	if err != nil {
 		return err
 	}
+	req := engine.Request{Prompt: string(body.Prompt), Raw: true}
+	g, model, err := s.prepare(r.Context(), body.Model, &body.Options, &req, false, x)
+	if err != nil {
+		return err
+	}
+	warn(w, ignoredFields(body.ignored()))
+	echo := ""
+	if body.Echo {
+		echo = string(body.Prompt)
+	}
 	id, created := newID("cmpl-"), time.Now().Unix()
-	resp := func(text string, finish *string) completionResponse {
-		return completionResponse{ID: id, Object: "text_completion", Created: created, Model: model,
-			Choices: []completionChoice{{Text: text, FinishReason: finish}}}
+	resp := func(c completionChoice) completionResponse {
+		return completionResponse{ID: id, Object: "text_completion", Created: created, Model: model, Choices: []completionChoice{c}}
 	}
 	if !body.Stream {
-		res, err := s.run(r.Context(), g, nil, req, nil, nil)
-		if err != nil {
-			return err
+		all := resp(completionChoice{})
+		all.Choices, all.Usage = nil, &usage{}
+		for i := range x.n {
+			res, err := s.run(r.Context(), g, nil, choiceRequest(req, i), nil, nil)
+			if err != nil && !errors.Is(err, errShutdown) {
+				return err
+			}
+			c := completionChoice{Index: i, Text: echo + res.Text, FinishReason: finishReason(res.Stats, false)}
+			if x.logprobs {
+				c.Logprobs = completionLogprobsOf(res.Logprobs, len(echo))
+			}
+			all.Choices = append(all.Choices, c)
+			all.Usage.add(res.Stats, i == 0)
 		}
-		c := resp(res.Text, finishReason(res.Stats))
-		c.Usage = usageOf(res.Stats)
-		writeJSON(w, http.StatusOK, c)
+		writeJSON(w, http.StatusOK, all)
 		return nil
 	}
-	return s.stream(w, r, g, req, func(ev engine.Event) any {
-		if ev.Text == "" {
+	out := &sse{w: w, timeout: s.cfg.WriteTimeout}
+	total := &usage{}
+	for i := range x.n {
+		offset := len(echo)
+		if echo != "" {
+			if out.send(resp(completionChoice{Index: i, Text: echo})) != nil {
+				return nil
+			}
+		}
+		res, err := s.run(r.Context(), g, nil, choiceRequest(req, i), func(ev engine.Event) error {
+			c := completionChoice{Index: i, Text: ev.Text}
+			if ev.Logprob != nil {
+				c.Logprobs = completionLogprobsOf([]engine.TokenLogprob{*ev.Logprob}, offset)
+				offset += len(ev.Logprob.Piece)
+			}
+			if c.Text == "" && c.Logprobs == nil {
+				return nil
+			}
+			return out.send(resp(c))
+		}, nil)
+		if ended, _ := endStream(r.Context(), out, err); ended {
 			return nil
 		}
-		return resp(ev.Text, nil)
-	}, func(st engine.Stats) []any {
-		out := []any{resp("", finishReason(st))}
-		if body.includeUsage() {
-			c := resp("", nil)
-			c.Choices, c.Usage = []completionChoice{}, usageOf(st)
-			out = append(out, c)
+		if out.send(resp(completionChoice{Index: i, FinishReason: finishReason(res.Stats, false)})) != nil {
+			return nil
 		}
-		return out
-	})
-}
-
-// stream runs a request as server-sent events: chunk turns each token into
-// an event (nil: nothing to send), final gives the closing events, and
-// [DONE] ends the stream. An error before the first event is a plain
-// error response; after it, an error event. Nothing is written once the
-// client has gone.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, g generator, req engine.Request,
-	chunk func(engine.Event) any, final func(engine.Stats) []any) error {
-	out := &sse{w: w, timeout: s.cfg.WriteTimeout}
-	res, err := s.run(r.Context(), g, nil, req, func(ev engine.Event) error {
-		if c := chunk(ev); c != nil {
-			return out.send(c)
+		total.add(res.Stats, i == 0)
+		if errors.Is(err, errShutdown) {
+			break
 		}
-		return nil
-	}, nil)
-	if r.Context().Err() != nil {
-		return nil
 	}
-	if err != nil && !errors.Is(err, errShutdown) {
-		out.fail(err)
-		return nil
-	}
-	for _, c := range final(res.Stats) {
+	if body.includeUsage() {
+		c := resp(completionChoice{})
+		c.Choices, c.Usage = []completionChoice{}, total
 		if out.send(c) != nil {
 			return nil
 		}

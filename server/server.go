@@ -205,7 +205,7 @@ func (s *Server) pick(name string) (generator, string, error) {
 // against it. wait says whether a request may wait for a model that is
 // still loading (the WebSocket, whose clients see the load's progress);
 // the HTTP API answers 503 with Retry-After instead.
-func (s *Server) prepare(ctx context.Context, model string, opts *Options, req *engine.Request, wait bool) (generator, string, error) {
+func (s *Server) prepare(ctx context.Context, model string, opts *Options, req *engine.Request, wait bool, x *extras) (generator, string, error) {
 	g, name, err := s.pick(model)
 	if err != nil {
 		return nil, "", err
@@ -231,6 +231,9 @@ func (s *Server) prepare(ctx context.Context, model string, opts *Options, req *
 		opts = &Options{}
 	}
 	if err := opts.Apply(req, ctxLen, vocab); err != nil {
+		return nil, "", err
+	}
+	if err := x.apply(g, req, vocab); err != nil {
 		return nil, "", err
 	}
 	return g, name, nil
@@ -284,32 +287,42 @@ func (s *Server) run(ctx context.Context, g generator, t *ticket, req engine.Req
 		}
 		return res, err
 	}
+	// The counters are kept before end hears the result, so that a client
+	// that reads the stats on its final event sees its request counted.
+	counted := false
+	count := func(res *engine.Result, err error) {
+		counted = true
+		switch {
+		case err == nil:
+			s.stats.completed.Add(1)
+		case gone || errors.Is(err, errShutdown) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+			s.stats.cancelled.Add(1)
+		default:
+			s.stats.failed.Add(1)
+		}
+		if res != nil {
+			s.stats.promptTokens.Add(int64(res.Stats.PromptTokens))
+			s.stats.generatedTokens.Add(int64(res.Stats.GeneratedTokens))
+		}
+	}
+	hook := func(r *engine.Result, e error) {
+		r, e = cutShort(r, e)
+		count(r, e)
+		if end != nil {
+			end(r, e)
+		}
+	}
 	var res *engine.Result
 	var err error
 	if l, ok := g.(*local); ok {
-		var hook func(*engine.Result, error)
-		if end != nil {
-			hook = func(r *engine.Result, e error) { end(cutShort(r, e)) }
-		}
 		res, err = l.runTicket(ctx, t, req, wrapped, hook)
 	} else {
 		res, err = g.generate(ctx, req, wrapped)
-		if end != nil {
-			end(cutShort(res, err))
-		}
+		hook(res, err)
 	}
 	res, err = cutShort(res, err)
-	switch {
-	case err == nil:
-		s.stats.completed.Add(1)
-	case gone || errors.Is(err, errShutdown) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		s.stats.cancelled.Add(1)
-	default:
-		s.stats.failed.Add(1)
-	}
-	if res != nil {
-		s.stats.promptTokens.Add(int64(res.Stats.PromptTokens))
-		s.stats.generatedTokens.Add(int64(res.Stats.GeneratedTokens))
+	if !counted {
+		count(res, err)
 	}
 	return res, err
 }

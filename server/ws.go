@@ -276,7 +276,7 @@ func (c *wsConn) runRequest(ctx context.Context, m Message, req engine.Request, 
 		c.mu.Unlock()
 		c.send(c.final(ctx, m.ID, res, err))
 	}
-	g, _, err := c.s.prepare(ctx, m.Model, m.Options, &req, true)
+	g, _, err := c.s.prepare(ctx, m.Model, m.Options, &req, true, nil)
 	if err != nil {
 		if t != nil {
 			t.cancel()

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -136,12 +137,47 @@ func (f *Formatter) Render(msgs []Message, opts Options) (string, error) {
 		}
 		return b.String(), nil
 	}
+	if len(bytes.TrimSpace(opts.Tools)) > 0 && !f.templateKnowsTools() {
+		// A format that cannot show tools gets them as system text (the
+		// Hermes instructions), and earlier calls and answers as text.
+		var err error
+		if msgs, err = withToolSystem(msgs, opts.Tools); err != nil {
+			return "", err
+		}
+		msgs = f.inlineToolTurns(msgs)
+		opts.Tools = nil
+	}
 	if f.tmpl != nil {
 		return f.tmpl.render(msgs, opts, f.bos, f.eos)
 	}
 	var b strings.Builder
 	f.preset.render(&b, msgs, opts, f.bos, f.eos)
 	return b.String(), nil
+}
+
+// inlineToolTurns writes tool calls into their assistant messages' text
+// and turns tool answers into user messages, for formats that have no
+// place for either.
+func (f *Formatter) inlineToolTurns(msgs []Message) []Message {
+	tf := f.ToolFormat()
+	out := make([]Message, 0, len(msgs))
+	for _, m := range msgs {
+		switch {
+		case len(m.ToolCalls) > 0:
+			parts := []string{}
+			if m.Content != "" {
+				parts = append(parts, m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				parts = append(parts, tf.FormatCall(c))
+			}
+			m.Content, m.ToolCalls = strings.Join(parts, "\n"), nil
+		case m.Role == "tool":
+			m = Message{Role: "user", Content: "<tool_response>\n" + m.Content + "\n</tool_response>"}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // Preset is the preset in use, or PresetTemplate for the file's template.

@@ -80,8 +80,11 @@ func (t *template) render(msgs []Message, opts Options, bos, eos string) (out st
 }
 
 // messagesValue builds the messages list with keys in the order HF's
-// renderer sees them; reasoning_content is present only when set, because
-// templates test `is defined` / `is string` on it.
+// renderer sees them; reasoning_content, tool_calls, tool_call_id and name
+// are present only when set, because templates test `is defined` on them.
+// A call's arguments go in as the JSON object they hold (templates
+// iterate them with .items() or print them with tojson), as llama.cpp
+// passes them.
 func messagesValue(msgs []Message) jinja.Value {
 	items := make([]jinja.Value, len(msgs))
 	for i, m := range msgs {
@@ -91,6 +94,32 @@ func messagesValue(msgs []Message) jinja.Value {
 		dd.Set("content", jinja.NewString(m.Content))
 		if m.ReasoningContent != "" {
 			dd.Set("reasoning_content", jinja.NewString(m.ReasoningContent))
+		}
+		if len(m.ToolCalls) > 0 {
+			calls := make([]jinja.Value, len(m.ToolCalls))
+			for j, c := range m.ToolCalls {
+				fn := jinja.NewDict()
+				fn.AsDict().Set("name", jinja.NewString(c.Name))
+				args, err := jsonValue([]byte(c.Arguments))
+				if err != nil || !args.IsDict() {
+					args = jinja.NewString(c.Arguments)
+				}
+				fn.AsDict().Set("arguments", args)
+				call := jinja.NewDict()
+				if c.ID != "" {
+					call.AsDict().Set("id", jinja.NewString(c.ID))
+				}
+				call.AsDict().Set("type", jinja.NewString("function"))
+				call.AsDict().Set("function", fn)
+				calls[j] = call
+			}
+			dd.Set("tool_calls", jinja.NewList(calls))
+		}
+		if m.ToolCallID != "" {
+			dd.Set("tool_call_id", jinja.NewString(m.ToolCallID))
+		}
+		if m.Name != "" {
+			dd.Set("name", jinja.NewString(m.Name))
 		}
 		items[i] = d
 	}

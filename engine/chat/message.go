@@ -8,10 +8,15 @@ import (
 // Message is one turn of a conversation. Role is "system", "user",
 // "assistant" (or "tool"); ReasoningContent is an assistant's earlier
 // thinking, which templates that keep it put back between think tags.
+// ToolCalls are the calls an assistant made; a "tool" message answers the
+// call ToolCallID (of the function Name).
 type Message struct {
 	Role             string
 	Content          string
 	ReasoningContent string
+	ToolCalls        []ToolCall
+	ToolCallID       string
+	Name             string
 }
 
 // Options shape one rendering.

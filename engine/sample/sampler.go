@@ -7,9 +7,10 @@ import "math"
 // concurrent use: give each generation stream its own Sampler.
 type Sampler struct {
 	o    Options
+	bias map[int32]float32
 	rng  rng
 	pen  penalties
-	work []float32 // penalized copy of the logits, so the caller's stay intact
+	work []float32 // biased, masked and penalized copy of the logits, so the caller's stay intact
 	cand []cand
 	w    []float64 // final weights of the draw
 }
@@ -47,15 +48,29 @@ func (s *Sampler) HasPenalties() bool {
 		(o.RepeatPenalty != 1 || o.PresencePenalty != 0 || o.FrequencyPenalty != 0)
 }
 
+// SetBias adds bias[id] to token id's logit before anything else, as
+// OpenAI's logit_bias does; a bias of -100 or less bans the token
+// outright. A Sampler with biases reads whole logits: CandidatesNeeded
+// says 0.
+func (s *Sampler) SetBias(bias map[int32]float32) { s.bias = bias }
+
 // Sample picks the next token from one step's logits (one per vocabulary
 // entry) given the tokens so far (prompt and generated; only the last
 // RepeatLastN matter). logits is read, never written. It returns NoToken
 // when logits is empty or holds nothing but NaN and -Inf.
 func (s *Sampler) Sample(logits []float32, history []int32) int32 {
+	return s.SampleMasked(logits, history, nil)
+}
+
+// SampleMasked is Sample over the tokens allow holds (a bitset: bit id%64
+// of word id/64; nil allows every token), as a grammar constrains them:
+// the others are removed before the chain runs, so the draw follows the
+// chain's distribution renormalized over the allowed tokens.
+func (s *Sampler) SampleMasked(logits []float32, history []int32, allow []uint64) int32 {
 	if len(logits) == 0 {
 		return NoToken
 	}
-	vals := s.penalized(logits, history)
+	vals := s.prepared(logits, history, allow)
 	if s.IsGreedy() {
 		return Argmax(vals)
 	}
@@ -64,6 +79,40 @@ func (s *Sampler) Sample(logits []float32, history []int32) int32 {
 		return s.finish(s.cand)
 	}
 	return s.sampleFull(vals)
+}
+
+// prepared returns logits biased, masked and penalized, in a copy when
+// any of them changes a logit, else logits itself.
+func (s *Sampler) prepared(logits []float32, history []int32, allow []uint64) []float32 {
+	if allow == nil && len(s.bias) == 0 {
+		return s.penalized(logits, history)
+	}
+	w := append(s.work[:0], logits...)
+	s.work = w
+	ban := float32(math.Inf(-1))
+	for id, b := range s.bias {
+		if id < 0 || int(id) >= len(w) {
+			continue
+		}
+		if b <= -100 {
+			w[id] = ban
+		} else {
+			w[id] += b
+		}
+	}
+	if allow != nil {
+		for i := range w {
+			if word := i >> 6; word >= len(allow) || allow[word]&(1<<(i&63)) == 0 {
+				w[i] = ban
+			}
+		}
+	}
+	if s.HasPenalties() && s.pen.load(history, s.o.RepeatLastN, len(w)) > 0 {
+		for _, id := range s.pen.touched {
+			w[id] = s.o.penalize(w[id], s.pen.counts[id])
+		}
+	}
+	return w
 }
 
 // penalized returns logits with the penalties applied, in a copy when any

@@ -72,9 +72,12 @@ func (s *Sampler) SampleCandidates(ids []int32, logits []float32, history []int3
 // read back for SampleCandidates to match Sample exactly, given the length
 // of the history the step will be sampled with; 0 when no list short of the
 // whole vocabulary guarantees it (top-k off, or a penalty that can raise a
-// logit). A greedy sampler without penalties needs 1.
+// logit, a logit bias). A greedy sampler without penalties needs 1.
 func (s *Sampler) CandidatesNeeded(historyLen int) int {
 	o := &s.o
+	if len(s.bias) > 0 {
+		return 0 // a bias can raise any token into the list
+	}
 	if o.RepeatPenalty < 1 || o.PresencePenalty < 0 || o.FrequencyPenalty < 0 {
 		if s.HasPenalties() {
 			return 0

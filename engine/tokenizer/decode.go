@@ -86,6 +86,10 @@ func (t *Tokenizer) Piece(id int32) string {
 	return t.pieces[id]
 }
 
+// TextPiece is the bytes token id adds to the text a Decoder streams:
+// Piece, with control and unknown tokens rendered as nothing.
+func (t *Tokenizer) TextPiece(id int32) string { return t.piece(id, false) }
+
 // piece is Piece with control and unknown tokens rendered as nothing unless
 // special is set.
 func (t *Tokenizer) piece(id int32, special bool) string {
