@@ -1,4 +1,6 @@
-// Causal attention of query head h, token t over cache rows 0..pos+t, one
+// Causal attention of query head h, token t over the cache rows of its
+// sequence up to its own (rows 0..pos+t, or tok_base .. tok_base+tok_pos
+// where the tokens are placed one by one), one
 // threadgroup per (h, t): a pass for the largest score, one for the
 // softmax sum, and one that forms the normalised weights (rounded to f16
 // against an F16 cache, as llama.cpp does) a chunk at a time in
@@ -32,13 +34,13 @@ kernel void attention(constant Params& P [[buffer(0)]], constant Step& S [[buffe
     uint h = tg.x % H;
     uint t = tg.x / H;
     uint kvh = h / (H / P.HKV);
-    uint n = S.pos + t + 1;
+    uint n = tok_pos(S, t) + 1;
     for (uint d = li; d < P.DK; d += 64) {
         float x = Q[at(P.Q, d, h, t, 0)];
         q[d] = HALF_CACHE ? float(half(x)) : x;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint kbase = kvh * P.DK;
+    uint kbase = tok_base(S, t) * P.KeyStride + kvh * P.DK;
     float m = -3.4e38f;
     for (uint j = li; j < n; j += 64) m = max(m, score(P, q, K, j, kbase));
     m = group_max(red, li, 64, m);
@@ -46,7 +48,7 @@ kernel void attention(constant Params& P [[buffer(0)]], constant Step& S [[buffe
     for (uint j = li; j < n; j += 64) l += expf(score(P, q, K, j, kbase) - m);
     float inv = 1.0f / group_sum(red, li, 64, l);
     float acc[ATT_PER] = {};
-    uint vbase = kvh * P.ValueHead;
+    uint vbase = tok_base(S, t) * P.ValueStride + kvh * P.ValueHead;
     for (uint c0 = 0; c0 < n; c0 += ATT_CHUNK) {
         uint cn = min(uint(ATT_CHUNK), n - c0);
         for (uint j = li; j < cn; j += 64) {

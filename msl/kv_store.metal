@@ -1,11 +1,11 @@
-// Writes a step's keys and values into cache rows pos+t, both in one
-// dispatch (threads past the keys' take the values), F16 caches rounded
+// Writes a step's keys and values into their cache rows (pos+t, or where
+// their places say: tok_base + tok_pos), both in one dispatch (threads past the keys' take the values), F16 caches rounded
 // to nearest even as the CPU rounds. Words: kvStoreParams.
 //!threads 256
-inline void store(constant kvSide& s, device const float* X, device uchar* C, uint i, uint pos) {
+inline void store(constant kvSide& s, constant Step& S, device const float* X, device uchar* C, uint i) {
     uint t = i / s.Width;
     uint d = i % s.Width;
-    uint row = (pos + t) * s.Row;
+    uint row = (tok_base(S, t) + tok_pos(S, t)) * s.Row;
     float x = X[at(s.Src, d, t, 0, 0)];
     if (s.Half != 0) {
         ((device half*)C)[row + d] = half(x);
@@ -21,8 +21,8 @@ kernel void kv_store(constant Params& P [[buffer(0)]], constant Step& S [[buffer
     uint i = tg.x * 256 + li;
     uint nk = P.K.Width * P.Tokens;
     if (i < nk) {
-        store(P.K, XK, CK, i, S.pos);
+        store(P.K, S, XK, CK, i);
     } else if (P.HasV != 0 && i - nk < P.V.Width * P.Tokens) {
-        store(P.V, XV, CV, i - nk, S.pos);
+        store(P.V, S, XV, CV, i - nk);
     }
 }

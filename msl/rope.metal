@@ -28,7 +28,7 @@ kernel void rope(constant Params& P [[buffer(0)]], constant Step& S [[buffer(1)]
         p = e / 2;
     }
     uint2 ab = rope_pair(P, p);
-    float2 cs = rope_cs(P, FF, p, S.pos + t);
+    float2 cs = rope_cs(P, FF, p, tok_pos(S, t));
     float x0 = X[at(P.In, ab.x, h, t, 0)];
     float x1 = X[at(P.In, ab.y, h, t, 0)];
     O[at(P.Out, ab.x, h, t, 0)] = x0 * cs.x - x1 * cs.y;

@@ -25,8 +25,8 @@ type device interface {
 	// pipeline compiles a kernel: src is k's source with its prelude.
 	pipeline(src string, k *msl.Kernel) (pipeline, error)
 	// run encodes cmds in order into one command buffer and commits it,
-	// pos being the step's position; it does not wait.
-	run(cmds []*command, pos uint32) error
+	// step being the bytes of the step (stepBytes); it does not wait.
+	run(cmds []*command, step []byte) error
 	// wait blocks until the work committed so far is done and returns
 	// the first error it met.
 	wait() error

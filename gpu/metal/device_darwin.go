@@ -300,7 +300,7 @@ func (d *mtlDevice) pipeline(src string, k *msl.Kernel) (pipeline, error) {
 // run encodes every command into one compute encoder of one command
 // buffer and commits it. The encoder dispatches serially, so each
 // dispatch sees what the ones before it wrote.
-func (d *mtlDevice) run(cmds []*command, pos uint32) error {
+func (d *mtlDevice) run(cmds []*command, step []byte) error {
 	defer autoreleased()()
 	cb := d.queue.Send(sel.commandBuffer)
 	if cb == 0 {
@@ -310,7 +310,6 @@ func (d *mtlDevice) run(cmds []*command, pos uint32) error {
 	if enc == 0 {
 		return errors.New("no compute encoder")
 	}
-	step := [4]uint32{pos}
 	var last objc.ID
 	for _, c := range cmds {
 		pso := c.pipe.(*mtlPipe).pso
@@ -320,7 +319,7 @@ func (d *mtlDevice) run(cmds []*command, pos uint32) error {
 		}
 		enc.Send(sel.setBytes, unsafe.Pointer(&c.params[0]), uint64(len(c.params)), uint64(0))
 		if c.step {
-			enc.Send(sel.setBytes, unsafe.Pointer(&step[0]), uint64(16), uint64(1))
+			enc.Send(sel.setBytes, unsafe.Pointer(&step[0]), uint64(len(step)), uint64(1))
 		}
 		for i, a := range c.args {
 			enc.Send(sel.setBuffer, a.mem.(*mtlMem).buf, uint64(a.off), uint64(2+i))

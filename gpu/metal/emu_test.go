@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -117,9 +118,7 @@ func (d *emuDevice) pipeline(src string, k *msl.Kernel) (pipeline, error) {
 
 // run runs the commands now, one after another; wait reports the first
 // error.
-func (d *emuDevice) run(cmds []*command, pos uint32) error {
-	step := make([]uint32, 4)
-	step[0] = pos
+func (d *emuDevice) run(cmds []*command, step []byte) error {
 	msg := make([]byte, 512)
 	for _, c := range cmds {
 		if d.err != nil {
@@ -283,12 +282,20 @@ func compileShared(tu string) (string, error) {
 	}
 	so = filepath.Join(cache, key+".so")
 	if _, err := os.Stat(so); err != nil {
-		src := filepath.Join(cache, key+".cpp")
-		if err := os.WriteFile(src, []byte(tu), 0o644); err != nil {
+		// Under names of their own until done: other test processes may
+		// build the same kernel at the same time.
+		src, err := os.CreateTemp(cache, key+".*.cpp")
+		if err != nil {
 			return "", err
 		}
-		tmp := fmt.Sprintf("%s.%d.tmp", so, os.Getpid())
-		out, err := exec.Command(cxx, append(flags, "-o", tmp, src)...).CombinedOutput()
+		defer os.Remove(src.Name())
+		if _, err := src.WriteString(tu); err != nil {
+			src.Close()
+			return "", err
+		}
+		src.Close()
+		tmp := strings.TrimSuffix(src.Name(), ".cpp") + ".so"
+		out, err := exec.Command(cxx, append(flags, "-o", tmp, src.Name())...).CombinedOutput()
 		if err != nil {
 			return "", fmt.Errorf("%v\n%s", err, out)
 		}
@@ -300,4 +307,57 @@ func compileShared(tu string) (string, error) {
 	compiled[key] = so
 	compileMu.Unlock()
 	return so, nil
+}
+
+// TestMain builds every kernel the tests may ask for before they run, a
+// few compilers at a time: compiled one by one as the tests first ask,
+// they would take most of a fresh machine's test time.
+func TestMain(m *testing.M) {
+	if err := prebuild(); err != nil {
+		fmt.Fprintln(os.Stderr, "metal: building the kernels as C++:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// prebuild compiles every build of kernelDecoders, with and without
+// SIMD-group reductions, into the cache compileShared keeps.
+func prebuild() error {
+	// The translation units, each once (a kernel without //!reduce is the
+	// same with SIMD-group reductions and without).
+	units := map[string]string{}
+	for name, decs := range kernelDecoders {
+		for _, dec := range decs {
+			for _, simd := range []bool{false, true} {
+				src, k, err := kernelSource(name, dec, simd)
+				if err != nil {
+					return err
+				}
+				tu, err := trampoline(src, k)
+				if err != nil {
+					return err
+				}
+				units[tu] = name + "/" + dec
+			}
+		}
+	}
+	work := make(chan string)
+	errs := make(chan error, len(units))
+	var wg sync.WaitGroup
+	for range max(1, runtime.NumCPU()) {
+		wg.Go(func() {
+			for tu := range work {
+				if _, err := compileShared(tu); err != nil {
+					errs <- fmt.Errorf("%s: %w", units[tu], err)
+				}
+			}
+		})
+	}
+	for tu := range units {
+		work <- tu
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	return <-errs
 }

@@ -2,19 +2,24 @@ package metal
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
 )
 
+// productDecoders are the weight types the products and the embedding
+// are built for: msl/parts' decode_TYPE and dot_TYPE.
+var productDecoders = []string{"f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k"}
+
 // decoder is the MSL decoder of a weight type, or an error naming it.
 func decoder(t gpu.Type) (string, error) {
-	switch name := strings.ToLower(t.String()); name {
-	case "f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k":
-		return name, nil
+	name := strings.ToLower(t.String())
+	if !slices.Contains(productDecoders, name) {
+		return "", fmt.Errorf("weights of type %s are not supported on Metal yet", t)
 	}
-	return "", fmt.Errorf("weights of type %s are not supported on Metal yet", t)
+	return name, nil
 }
 
 // matvecRows is MV_ROWS of matvec.metal: the rows a threadgroup takes.

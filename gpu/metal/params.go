@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
+
+	"github.com/emberllm/ember/gpu"
 )
 
 // A kernel's parameters are a Go struct (the ...Params types beside each
@@ -32,15 +35,30 @@ var (
 )
 
 // prelude starts every kernel's source: the standard library, the Loc
-// and Step structs, and at, a tensor's element index.
-const prelude = `#include <metal_stdlib>
+// struct and at, a tensor's element index, and the step (stepBytes): its
+// position, or, when its tokens are placed one by one (gpu.Place: a
+// decode batch of several sequences, or a chunk of one sequence in a
+// slot of a shared cache), each token's position and the cache row where
+// its sequence starts. A token t is at position tok_pos(S, t), stored at
+// cache row tok_base(S, t) + tok_pos(S, t), and attends to rows
+// tok_base .. tok_base + tok_pos.
+var prelude = `#include <metal_stdlib>
 using namespace metal;
 struct Loc { uint Off; uint Stride[4]; };
-struct Step { uint pos; uint pad0; uint pad1; uint pad2; };
 inline uint at(constant Loc& l, uint i0, uint i1, uint i2, uint i3) {
     return l.Off + i0 * l.Stride[0] + i1 * l.Stride[1] + i2 * l.Stride[2] + i3 * l.Stride[3];
 }
+struct Step { uint pos; uint placed; uint pad0; uint pad1; uint places[2 * ` + maxPlaces + `]; };
+inline uint tok_pos(constant Step& S, uint t) { return S.placed != 0 ? S.places[2 * t] : S.pos + t; }
+inline uint tok_base(constant Step& S, uint t) { return S.placed != 0 ? S.places[2 * t + 1] : 0; }
 `
+
+// maxPlaces is gpu.MaxPlaces as the prelude writes it.
+var maxPlaces = strconv.Itoa(gpu.MaxPlaces)
+
+// stepBytes is the size of the step the kernels read ([[buffer(1)]]):
+// four words, then two for each of up to gpu.MaxPlaces tokens.
+const stepBytes = 16 + 8*gpu.MaxPlaces
 
 // paramDecl declares the parameter struct t as MSL: the nested structs it
 // uses, then struct Params.

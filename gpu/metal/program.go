@@ -1,6 +1,7 @@
 package metal
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/emberllm/ember/gpu"
@@ -29,13 +30,18 @@ func (p *program) Kernels() int { return len(p.cmds) }
 // Pos+tokens-1 of a cache of ctx rows.
 func (p *program) needCtx(ctx int) { p.maxPos = min(p.maxPos, ctx-p.tokens) }
 
-// Run commits every command in one command buffer, the position passed to
-// the kernels that read it; it does not wait for the device.
+// Run commits every command in one command buffer, the position (or the
+// tokens' places) passed to the kernels that read it; it does not wait for
+// the device.
 func (p *program) Run(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("metal: %s: the backend is closed", p.name)
 	}
-	if params.Pos < 0 || params.Pos > p.maxPos {
+	if params.Places != nil {
+		if err := gpu.CheckPlaces(params.Places, p.tokens, p.maxPos+p.tokens); err != nil {
+			return fmt.Errorf("metal: %s: %w", p.name, err)
+		}
+	} else if params.Pos < 0 || params.Pos > p.maxPos {
 		return fmt.Errorf("metal: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
 	}
 	if len(p.checks) > 0 {
@@ -50,10 +56,26 @@ func (p *program) Run(params gpu.Params) error {
 			}
 		}
 	}
-	if err := p.be.dev.run(p.cmds, uint32(params.Pos)); err != nil {
+	if err := p.be.dev.run(p.cmds, stepOf(params)); err != nil {
 		return fmt.Errorf("metal: %s: %w", p.name, err)
 	}
 	return nil
+}
+
+// stepOf is the step the kernels read: the position, or the flag and
+// each token's place.
+func stepOf(params gpu.Params) []byte {
+	st := make([]byte, stepBytes)
+	if params.Places == nil {
+		binary.LittleEndian.PutUint32(st, uint32(params.Pos))
+		return st
+	}
+	binary.LittleEndian.PutUint32(st[4:], 1)
+	for t, pl := range params.Places {
+		binary.LittleEndian.PutUint32(st[16+8*t:], uint32(pl.Pos))
+		binary.LittleEndian.PutUint32(st[20+8*t:], uint32(pl.Base))
+	}
+	return st
 }
 
 func (p *program) release() {

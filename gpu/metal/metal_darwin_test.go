@@ -1,0 +1,66 @@
+//go:build darwin
+
+package metal
+
+import (
+	"testing"
+
+	"github.com/emberllm/ember/gpu"
+)
+
+// The tests on Metal itself: the Linux tests' suite on the Mac's device
+// (a hosted macOS runner's paravirtual GPU in CI: .github/workflows/metal.yml).
+
+// onMetal makes backends on the system's Metal device; no device is a
+// failure, not a skip: these tests run where there is one.
+func onMetal(t *testing.T, o Options) func() gpu.Backend {
+	return func() gpu.Backend {
+		be, err := Open(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return be
+	}
+}
+
+// TestMetalDevice says what the tests run on.
+func TestMetalDevice(t *testing.T) {
+	be := onMetal(t, Options{})().(*Backend)
+	defer be.Close()
+	t.Logf("%s: %s, SIMD-group reductions %v, max buffer %d MiB", be.dev.name(), be.dev.family(), be.simd(), be.dev.maxBuffer()>>20)
+}
+
+// TestMetalKernelsCompile builds every kernel for every type it takes,
+// with and without SIMD-group reductions where the device has them: the
+// Metal compiler's word on the MSL the Linux tests compile as C++.
+func TestMetalKernelsCompile(t *testing.T) {
+	for _, simd := range []bool{false, true} {
+		be := onMetal(t, Options{NoSIMD: !simd})().(*Backend)
+		if simd && !be.simd() {
+			be.Close()
+			t.Log("this device has no SIMD-group reductions")
+			continue
+		}
+		for name, decodes := range kernelDecoders {
+			for _, dec := range decodes {
+				if _, err := be.kernel(name, dec); err != nil {
+					t.Errorf("%s/%s (SIMD-group reductions %v): %v", name, dec, simd, err)
+				}
+			}
+		}
+		be.Close()
+	}
+}
+
+func TestMetalOps(t *testing.T)       { runOps(t, onMetal(t, Options{})) }
+func TestMetalOpsNoSIMD(t *testing.T) { runOpsNoSIMD(t, onMetal(t, Options{NoSIMD: true})) }
+func TestMetalOpsSplit(t *testing.T) {
+	runOpsSplit(t, func(o Options) func() gpu.Backend { return onMetal(t, o) })
+}
+
+// TestMetalModelParity holds whole models on Metal to the CPU backend.
+func TestMetalModelParity(t *testing.T) { parityModels(t, onMetal(t, Options{})) }
+
+// TestMetalBatchDecode: batch steps on Metal give each sequence its lone
+// decoding's logits bit for bit.
+func TestMetalBatchDecode(t *testing.T) { batchModels(t, onMetal(t, Options{})) }
