@@ -52,3 +52,13 @@ func (s *Session) leave() {
 		s.batch.leave(s)
 	}
 }
+
+// sync waits for the device to finish the session's steps. A batch's
+// scheduler has waited already (it read the results), and the backend is
+// the scheduler's alone: its goroutine is the one that uses it.
+func (s *Session) sync() error {
+	if s.batch != nil {
+		return nil
+	}
+	return s.e.Backend.Sync()
+}
