@@ -7,12 +7,14 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
+	"github.com/emberllm/ember/gpu/metal"
 	"github.com/emberllm/ember/gpu/webgpu"
 )
 
@@ -30,7 +32,7 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.model, "model", "", "model: a registry name (see ember ls), a GGUF file or an http(s) URL")
 	fs.Var(positiveInt{&m.ctx}, "ctx", fmt.Sprintf("context size: `N` tokens (default %d, capped by the model)", engine.DefaultContext))
 	fs.Var(positiveInt{&m.threads}, "threads", "`N` CPU threads (default: one per core)")
-	fs.StringVar(&m.backend, "backend", "auto", "backend: auto (WebGPU on a real GPU, else the CPU), cpu, webgpu")
+	fs.StringVar(&m.backend, "backend", "auto", "backend: auto (Metal on macOS, else WebGPU on a real GPU, else the CPU), cpu, webgpu, metal")
 	fs.BoolVar(&m.verbose, "v", false, "print model and backend details")
 	fs.BoolVar(&m.mmap, "mmap", false, "CPU: keep weights in the file mapping instead of copying them (less memory; decode can be several times slower)")
 }
@@ -64,10 +66,10 @@ func (m *modelFlags) check() error {
 		return fmt.Errorf("no model given: pass --model NAME|FILE|URL")
 	}
 	switch m.backend {
-	case "auto", "cpu", "webgpu", "":
+	case "auto", "cpu", "webgpu", "metal", "":
 		return nil
 	}
-	return fmt.Errorf("unknown backend %q (available: auto, cpu, webgpu)", m.backend)
+	return fmt.Errorf("unknown backend %q (available: auto, cpu, webgpu, metal)", m.backend)
 }
 
 func (m *modelFlags) load() (*engine.Engine, error) {
@@ -95,20 +97,49 @@ func (m *modelFlags) load() (*engine.Engine, error) {
 	return e, nil
 }
 
-// newBackend opens the named backend. auto takes WebGPU on a real GPU and
-// the CPU otherwise: a software Vulkan adapter (lavapipe, SwiftShader) is
-// slower than ember's own CPU kernels.
+// newBackend opens the named backend. auto takes Metal on macOS, WebGPU
+// on a real GPU elsewhere (or where Metal does not open) and the CPU
+// otherwise: a software Vulkan adapter (lavapipe, SwiftShader) is slower
+// than ember's own CPU kernels.
 func newBackend(name string, threads int, mapped bool, verbose bool) (gpu.Backend, error) {
 	cpuBackend := func() gpu.Backend { return cpu.NewWith(cpu.Options{Threads: threads, Mapped: mapped}) }
 	switch name {
 	case "cpu":
 		return cpuBackend(), nil
+	case "metal":
+		be, err := metal.Open(metal.Options{})
+		if err != nil {
+			return nil, err
+		}
+		be.(gpu.Describer).Describe(os.Stderr)
+		return be, nil
 	case "webgpu", "auto", "":
+		if name != "webgpu" && runtime.GOOS == "darwin" {
+			be, err := metal.Open(metal.Options{})
+			if err == nil {
+				if verbose {
+					be.(gpu.Describer).Describe(os.Stderr)
+				}
+				return be, nil
+			}
+			if verbose {
+				fmt.Fprintf(os.Stderr, "backend auto: %v; trying WebGPU\n", err)
+			}
+		}
+		record := func(string) {}
+		if name != "webgpu" {
+			// Decided without Vulkan where possible (probe.go).
+			var try bool
+			if try, record = autoProbe(verbose); !try {
+				return cpuBackend(), nil
+			}
+		}
 		be, err := webgpu.Open(webgpu.Options{})
 		if err != nil {
 			if name == "webgpu" {
 				return nil, err
 			}
+			record("none")
 			if verbose {
 				fmt.Fprintf(os.Stderr, "backend auto: %v; using the CPU\n", err)
 			}
@@ -119,14 +150,16 @@ func newBackend(name string, threads int, mapped bool, verbose bool) (gpu.Backen
 		}
 		if s, ok := be.(gpu.SoftwareReporter); ok && s.Software() && name != "webgpu" {
 			be.Close()
+			record("software")
 			if verbose {
 				fmt.Fprintln(os.Stderr, "backend auto: the WebGPU adapter is a software renderer; using the CPU")
 			}
 			return cpuBackend(), nil
 		}
+		record("gpu")
 		return be, nil
 	}
-	return nil, fmt.Errorf("unknown backend %q (available: auto, cpu, webgpu)", name)
+	return nil, fmt.Errorf("unknown backend %q (available: auto, cpu, webgpu, metal)", name)
 }
 
 // sampleFlags are the sampling options of run and chat.
