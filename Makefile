@@ -41,6 +41,7 @@ cross:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./cmd/wasm
 	GOOS=js GOARCH=wasm $(GO) vet ./cmd/wasm ./gpu/webgpu
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./gpu/metal/... ./cmd/native
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet ./gpu/metal/... ./msl ./cmd/native
 
 test: deps vet cross arm64
 	$(GO) test -timeout 60m ./...
