@@ -2,14 +2,15 @@
 # Installs what ember's build and tests need on a Debian machine, and only
 # what is missing: apt packages (Vulkan loader and lavapipe for the WebGPU
 # tests, Chromium for the browser tests, qemu-user to run the arm64 (NEON)
-# kernels' tests, NumPy for llama.cpp's own GGUF writer (gguf-py) that
-# writes the model tests' files, Node.js when absent) and the npm packages
+# kernels' tests, g++ to run the Metal kernels as C++ (gpu/metal), NumPy
+# for llama.cpp's own GGUF writer (gguf-py) that writes the model tests'
+# files, Node.js when absent) and the npm packages
 # of the llama.cpp oracle. Says what it installs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-want_apt=(libvulkan1 mesa-vulkan-drivers chromium qemu-user python3-numpy)
+want_apt=(libvulkan1 mesa-vulkan-drivers chromium qemu-user g++ python3-numpy)
 command -v node >/dev/null 2>&1 || want_apt+=(nodejs npm)
 for p in "${want_apt[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
