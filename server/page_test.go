@@ -13,9 +13,11 @@ import (
 	"github.com/emberllm/ember/internal/chromium"
 )
 
-// The chat page in headless Chromium: it connects, streams an answer with
-// its reasoning shown apart, reports tok/s, and Stop cancels a long
-// generation. The screenshot is written for a person to look at.
+// The chat page in headless Chromium: opened without the API key it asks
+// for it (the page loads without one; the API answers 401 until it has
+// it), then it connects, streams an answer with its reasoning shown apart,
+// reports tok/s, and Stop cancels a long generation. The screenshot is
+// written for a person to look at.
 func TestServeChatPage(t *testing.T) {
 	_, thinking := tinyModels(t)
 	ts := startServer(t, Config{Parallel: 2, APIKey: "page-key"}, thinking)
@@ -44,9 +46,16 @@ func TestServeChatPage(t *testing.T) {
 		return v
 	}
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(ts.url+"/?key=page-key"),
-		chromedp.WaitVisible(chromedp.ID("prompt")),
+		chromedp.Navigate(ts.url+"/"),
+		chromedp.WaitVisible(chromedp.ID("keybox")),
+		chromedp.SendKeys(chromedp.ID("key"), "page-key"),
+		chromedp.Click(chromedp.ID("keyok")),
+		// The page reloads with the key kept in the tab (sessionStorage);
+		// wait for the reload to be done before asking it anything.
+		chromedp.Sleep(500*time.Millisecond),
+		chromedp.WaitReady("body"),
 		poll(`document.getElementById("model").textContent === "tiny-thinker"`),
+		chromedp.WaitVisible(chromedp.ID("prompt")),
 		chromedp.SetValue(chromedp.ID("max"), "24"),
 		chromedp.SetValue(chromedp.ID("temp"), "0"),
 		chromedp.SendKeys(chromedp.ID("prompt"), "Why is the sky blue?"),

@@ -77,23 +77,32 @@ func lsCmd(w io.Writer, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	// Files pulled by URL (or placed by hand) carry only the URL's MD5.
+	// Files pulled by URL (or placed by hand) are named by the URL's MD5;
+	// a pull notes the URL beside the file.
 	ents, _ := os.ReadDir(dir)
-	var other []string
+	ow := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	other := 0
 	for _, e := range ents {
 		name := e.Name()
 		key := strings.TrimSuffix(name, ".gguf")
-		if !e.Type().IsRegular() || known[key] || len(key) != 32 || strings.ContainsRune(key, '.') {
+		if !e.Type().IsRegular() || known[key] || !registry.IsKey(key) {
 			continue
 		}
-		if info, err := e.Info(); err == nil {
-			other = append(other, fmt.Sprintf("  %s  %s", name, registry.FormatBytes(info.Size())))
+		info, err := e.Info()
+		if err != nil {
+			continue
 		}
+		if other++; other == 1 {
+			fmt.Fprintf(w, "\nother files in the cache (pulled by URL; ember rm takes the name or the URL):\n")
+			fmt.Fprintln(ow, "  FILE\tSIZE\tURL")
+		}
+		url := registry.SourceURL(key)
+		if url == "" {
+			url = "(unknown: placed by hand)"
+		}
+		fmt.Fprintf(ow, "  %s\t%s\t%s\n", name, registry.FormatBytes(info.Size()), url)
 	}
-	if len(other) > 0 {
-		fmt.Fprintf(w, "\nother files in the cache (pulled by URL; the name is the URL's MD5):\n%s\n", strings.Join(other, "\n"))
-	}
-	return nil
+	return ow.Flush()
 }
 
 func runPull(args []string) error {
@@ -123,27 +132,42 @@ func runPull(args []string) error {
 }
 
 func runRm(args []string) error {
-	refs, err := modelArgs("rm", "Usage: ember rm NAME|URL ...\n\nRemoves models (and unfinished downloads of them) from the cache.", args)
+	refs, err := modelArgs("rm", "Usage: ember rm NAME|URL|FILE ...\n\nRemoves models (and unfinished downloads of them) from the cache: by registry name,\nby URL, or by the file name ember ls prints.", args)
 	if err != nil || refs == nil {
 		return err
 	}
 	for _, ref := range refs {
-		m, err := modelRef(ref)
+		key, err := cacheKey(ref)
 		if err != nil {
 			return err
 		}
-		removed, err := registry.Remove(m)
+		removed, err := registry.RemoveKey(key, ref)
 		if err != nil {
 			return err
 		}
-		path, _ := registry.Path(m.URL)
 		if removed {
-			fmt.Printf("removed %s (%s)\n", ref, filepath.Base(path))
+			fmt.Printf("removed %s (%s.gguf)\n", ref, key)
 		} else {
 			fmt.Printf("%s is not in the cache\n", ref)
 		}
 	}
 	return nil
+}
+
+// cacheKey is the cache key rm removes: a registry name's or a URL's, or
+// a file's as ls lists it (KEY.gguf, KEY, or its path in the cache).
+func cacheKey(ref string) (string, error) {
+	if m, ok := registry.ModelOf(ref); ok {
+		return registry.Key(m.URL), nil
+	}
+	key := strings.TrimSuffix(filepath.Base(ref), ".gguf")
+	if registry.IsKey(key) {
+		if dir, err := registry.CacheDir(); err == nil && (filepath.Base(ref) == ref || filepath.Dir(ref) == dir) {
+			return key, nil
+		}
+		return "", fmt.Errorf("%s is not in the cache: ember rm removes cached files only", ref)
+	}
+	return "", fmt.Errorf("unknown model %q: give a registry name, a URL or a file name as ember ls prints them", ref)
 }
 
 // modelArgs parses the arguments of pull and rm: no options, one or more

@@ -57,13 +57,24 @@ func countingServer(t *testing.T, files map[string][]byte, delay time.Duration) 
 	return srv, &n
 }
 
+// randomBytes is a "model" file: random bytes after the GGUF magic, which
+// pull checks.
 func randomBytes(seed uint64, n int) []byte {
 	r := rand.New(rand.NewPCG(seed, 99))
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(r.Uint32())
 	}
+	copy(b, "GGUF")
 	return b
+}
+
+// noLockFiles fails when a download left a lock file in the cache.
+func noLockFiles(t *testing.T, dir string) {
+	t.Helper()
+	if locks, _ := filepath.Glob(filepath.Join(dir, "*.lock")); len(locks) > 0 {
+		t.Errorf("lock files left in the cache: %v", locks)
+	}
 }
 
 // prepopulate copies ../shared's stories260K into the cache under the MD5
@@ -111,34 +122,48 @@ func TestPullLsRm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	noLockFiles(t, dir)
+	// ls names the file and the URL it came from; rm takes that name.
 	for _, want := range []string{"cache: " + dir, "NAME", "llama3.2:1b ", "qwen3:30b-a3b", "glm-4.7-flash-q4_0", "stories260k",
-		"other files in the cache", registry.Key(url) + ".gguf  293.0 KiB"} {
+		"other files in the cache", registry.Key(url) + ".gguf  293.0 KiB  " + url} {
 		if !strings.Contains(out, want) {
 			t.Errorf("ls lacks %q:\n%s", want, out)
 		}
 	}
-
-	out, _, err = emberEnv(t, env, "rm", url)
-	if err != nil || !strings.Contains(out, "removed "+url) {
-		t.Errorf("rm: %v %s", err, out)
+	out, _, err = emberEnv(t, env, "rm", registry.Key(url)+".gguf")
+	if err != nil || !strings.Contains(out, "removed "+registry.Key(url)+".gguf") {
+		t.Errorf("rm by file name: %v %s", err, out)
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Error("rm left the file")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("rm left %v", ents)
+	}
+	// And by URL.
+	emberEnv(t, env, "pull", url)
+	out, _, err = emberEnv(t, env, "rm", url)
+	if err != nil || !strings.Contains(out, "removed "+url) {
+		t.Errorf("rm: %v %s", err, out)
 	}
 	out, _, _ = emberEnv(t, env, "rm", url)
 	if !strings.Contains(out, "is not in the cache") {
 		t.Errorf("second rm: %s", out)
 	}
+	if _, errs, err := emberEnv(t, env, "rm", "/etc/0123456789abcdef0123456789abcdef.gguf"); err == nil || !strings.Contains(errs, "cached files only") {
+		t.Errorf("rm of a file outside the cache: %v %s", err, errs)
+	}
 }
 
 func TestPullErrors(t *testing.T) {
 	_, env := isolatedCache(t)
-	srv, _ := countingServer(t, nil, 0)
+	srv, _ := countingServer(t, map[string][]byte{"/login.gguf": []byte("<html><body>Sign in to download</body></html>")}, 0)
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"pull", srv.URL + "/nope.gguf"}, "not found on the server (HTTP 404)"},
+		{[]string{"pull", srv.URL + "/login.gguf"}, "is not a GGUF file (it starts with \"<htm\", which looks like an HTML page"},
 		{[]string{"pull", "llama9:1t"}, `unknown model "llama9:1t"`},
 		{[]string{"run", "--model", "llama9:1t", "--prompt", "hi"}, "known names: "},
 		{[]string{"pull"}, "pull wants a model name or URL"},
@@ -232,4 +257,5 @@ func TestPullConcurrent(t *testing.T) {
 	if reqs.Load() != 1 || !strings.Contains(errss[0]+errss[1], "waiting") {
 		t.Errorf("%d requests; stderr:\n%s\n%s", reqs.Load(), errss[0], errss[1])
 	}
+	noLockFiles(t, filepath.Dir(strings.TrimSpace(outs[0])))
 }

@@ -2,11 +2,16 @@ package main
 
 import (
 	"bufio"
+	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emberllm/ember/engine/gguf"
 )
 
 // Help is asked for, not a mistake: `ember help run` prints run's usage
@@ -101,5 +106,104 @@ func TestChatInterruptAtPrompt(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Ctrl-C at the prompt did not leave")
+	}
+}
+
+// editedModel writes a copy of the tiny model with one metadata value
+// changed.
+func editedModel(t *testing.T, key string, v gguf.Value) string {
+	t.Helper()
+	r, err := gguf.Open(tinyModelFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w := gguf.NewWriter()
+	w.Metadata.KVs = append(w.Metadata.KVs, r.Metadata.KVs...)
+	for i := range w.Metadata.KVs {
+		if w.Metadata.KVs[i].Key == key {
+			w.Metadata.KVs[i].Value = v
+		}
+	}
+	for _, ti := range r.Tensors {
+		data, err := r.TensorData(ti)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddTensorBytes(ti.Name, ti.Type, ti.Dims, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "edited.gguf")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := w.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Messages say what is wrong with what: a device is not a short file, a
+// file's own bad values are named as the file's.
+func TestModelFileMessages(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		says  string
+	}{
+		{"/dev/zero", "/dev/zero is not a regular file (a character device), so not a GGUF file"},
+		{editedModel(t, "llama.context_length", gguf.ValU32(0)), "the file's llama.context_length is 0"},
+		{editedModel(t, "llama.attention.layer_norm_rms_epsilon", gguf.ValF32(float32(math.NaN()))), "the file's llama.attention.layer_norm_rms_epsilon is not a number (NaN)"},
+		{editedModel(t, "llama.attention.layer_norm_rms_epsilon", gguf.ValF32(-1)), "layer_norm_rms_epsilon is -1"},
+	} {
+		for _, cmd := range []string{"run", "inspect"} {
+			args := []string{"run", "--model", c.model, "--prompt", "hi", "--threads", "2"}
+			if cmd == "inspect" {
+				if !strings.HasPrefix(c.model, "/dev/") {
+					continue // inspect shows any file's values
+				}
+				args = []string{"inspect", c.model}
+			}
+			_, errs, err := ember(t, "", args...)
+			if err == nil || !strings.Contains(errs, c.says) || strings.Contains(errs, "shorter than") {
+				t.Errorf("%s %s: %v %q, want it to say %q", cmd, c.model, err, errs, c.says)
+			}
+		}
+	}
+}
+
+// --backend auto does not start Vulkan where no GPU can be reached (no
+// device node: this machine), and caches a probe's verdict under a key
+// that changes with the drivers.
+func TestBackendAutoWithoutProbe(t *testing.T) {
+	if nodes, linux := gpuNodes(); !linux || len(nodes) > 0 {
+		t.Skip("this machine has GPU device nodes")
+	}
+	model := tinyModelFile(t)
+	t0 := time.Now()
+	_, errs, err := ember(t, "", "run", "--model", model, "--prompt", "hi", "--count", "1", "--threads", "2", "-v")
+	if err != nil || !strings.Contains(errs, "without probing Vulkan") || strings.Contains(errs, "webgpu adapter") {
+		t.Fatalf("%v %s", err, errs)
+	}
+	t.Logf("run took %v", time.Since(t0))
+
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "icd.json")
+	os.WriteFile(manifest, []byte(`{"ICD":{"library_path":"x.so"}}`), 0o644)
+	key := probeKey([]string{"/dev/dri/renderD128"}, []string{manifest})
+	file := filepath.Join(dir, "backend-auto")
+	saveVerdict(file, key, "software")
+	if v := cachedVerdict(file, key); v != "software" {
+		t.Fatalf("cached verdict %q", v)
+	}
+	time.Sleep(10 * time.Millisecond)
+	os.WriteFile(manifest, []byte(`{"ICD":{"library_path":"y.so"}}`), 0o644)
+	if k2 := probeKey([]string{"/dev/dri/renderD128"}, []string{manifest}); k2 == key || cachedVerdict(file, k2) != "" {
+		t.Fatal("a changed driver manifest keeps the old verdict")
+	}
+	if probeKey(nil, []string{manifest}) == probeKey([]string{"/dev/nvidia0"}, []string{manifest}) {
+		t.Fatal("a new device node keeps the old verdict")
 	}
 }

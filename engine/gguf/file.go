@@ -35,6 +35,12 @@ func Open(path string) (*Reader, error) {
 		fh.Close()
 		return nil, fmt.Errorf("%s is a directory, not a GGUF file", path)
 	}
+	if !st.Mode().IsRegular() {
+		// A device, pipe or socket has no size to parse by (/dev/zero
+		// would read as an endless run of zeros).
+		fh.Close()
+		return nil, fmt.Errorf("%s is not a regular file (%s), so not a GGUF file", path, fileKind(st.Mode()))
+	}
 	r, err := NewReader(fh, st.Size())
 	if err != nil {
 		fh.Close()
@@ -45,6 +51,20 @@ func Open(path string) (*Reader, error) {
 		r.mapped = m
 	}
 	return r, nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a plain file"
 }
 
 // NewReader parses the header of a file of the given size read through ra.

@@ -195,7 +195,14 @@ func ReadConfig(md *gguf.Metadata) (*Config, error) {
 }
 
 func (c *Config) validate() error {
+	eps := float64(c.NormEps)
 	switch {
+	case c.ContextLen <= 0:
+		return fmt.Errorf("the file's %s.context_length is %d: a model's trained context must be a positive number of tokens", c.Arch, c.ContextLen)
+	case math.IsNaN(eps):
+		return fmt.Errorf("the file's %s.attention.layer_norm_rms_epsilon is not a number (NaN)", c.Arch)
+	case eps <= 0 || math.IsInf(eps, 0):
+		return fmt.Errorf("the file's %s.attention.layer_norm_rms_epsilon is %v: it must be a small positive number", c.Arch, eps)
 	case c.Heads <= 0 || c.KVHeads <= 0 || c.Heads%c.KVHeads != 0:
 		return fmt.Errorf("%s: head_count %d is not a multiple of head_count_kv %d", c.Arch, c.Heads, c.KVHeads)
 	case c.HeadDimK <= 0 || c.HeadDimV <= 0:

@@ -123,27 +123,56 @@ const (
 	partSuffix = ".part"
 	etagSuffix = ".etag"
 	lockSuffix = ".lock"
+	urlSuffix  = ".url" // beside <key>, not <key>.gguf: the URL a file came from
 )
+
+// SourceURL is the URL the cache file with key came from, when the
+// download recorded it ("" otherwise).
+func SourceURL(key string) string {
+	dir, err := CacheDir()
+	if err != nil {
+		return ""
+	}
+	return readSmall(filepath.Join(dir, key+urlSuffix))
+}
+
+// IsKey reports whether s is a cache key: 32 lower-case hex digits.
+func IsKey(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Remove deletes a model's cached file and any unfinished download of it.
 // It takes the download lock first so it never pulls a file from under a
 // running download. It reports whether anything was removed. Files in
 // tinygrad's directory are left alone: they belong to another tool.
-func Remove(m Model) (bool, error) {
-	p, err := Path(m.URL)
+func Remove(m Model) (bool, error) { return RemoveKey(Key(m.URL), m.label()) }
+
+// RemoveKey is Remove for the cache file named by its key (what ls lists
+// for files pulled by URL); label names it in messages.
+func RemoveKey(key, label string) (bool, error) {
+	dir, err := CacheDir()
 	if err != nil {
 		return false, err
 	}
+	p := filepath.Join(dir, key+".gguf")
 	lk, err := tryLock(p + lockSuffix)
 	if err != nil {
 		return false, err
 	}
 	if lk == nil {
-		return false, fmt.Errorf("%s is being downloaded by another process", m.label())
+		return false, fmt.Errorf("%s is being downloaded by another process", label)
 	}
 	defer lk.unlock()
 	removed := false
-	for _, f := range []string{p, filepath.Join(filepath.Dir(p), Key(m.URL)), p + partSuffix, p + etagSuffix} {
+	for _, f := range []string{p, filepath.Join(dir, key), p + partSuffix, p + etagSuffix, filepath.Join(dir, key+urlSuffix)} {
 		err := os.Remove(f)
 		if err == nil {
 			removed = true

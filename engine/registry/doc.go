@@ -24,5 +24,8 @@
 // a complete, verified file is renamed to <md5>.gguf), with its HTTP
 // validator in <md5>.gguf.etag so a resume never splices two versions of a
 // file, and <md5>.gguf.lock, the lock file that keeps two processes from
-// writing the same download at once.
+// writing the same download at once (deleted when the download ends). A
+// finished download keeps its URL in <md5>.url, so that `ember ls` can say
+// where a file pulled by URL came from. A download whose first bytes are
+// not the GGUF magic (an HTML error page, say) is stopped and dropped.
 package registry

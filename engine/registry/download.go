@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/emberllm/ember/engine/gguf"
 )
 
 // Options tune Resolve and Fetch. The zero value is what the CLI wants,
@@ -244,6 +246,11 @@ func (d *download) attempt(ctx context.Context) error {
 	}
 	got, err := d.copy(actx, cancel, f, resp.Body, have)
 	if err != nil {
+		if errors.Is(err, ErrNotGGUF) {
+			f.Close()
+			os.Remove(d.part)
+			os.Remove(d.final + etagSuffix)
+		}
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -267,8 +274,19 @@ func (d *download) copy(ctx context.Context, cancel context.CancelCauseFunc, f *
 	defer watchdog.Stop()
 	d.p.begin(have)
 	buf := make([]byte, 1<<20)
+	var head []byte // the file's first bytes, while fewer than the magic
+	checking := have == 0
 	for {
 		n, rerr := body.Read(buf)
+		if n > 0 && checking {
+			head = append(head, buf[:min(n, len(gguf.Magic)-len(head))]...)
+			if len(head) == len(gguf.Magic) {
+				checking = false
+				if err := d.checkMagic(head); err != nil {
+					return have, err
+				}
+			}
+		}
 		if n > 0 {
 			watchdog.Reset(stall)
 			if _, err := f.Write(buf[:n]); err != nil {
@@ -294,9 +312,28 @@ func (d *download) copy(ctx context.Context, cancel context.CancelCauseFunc, f *
 
 var errStalled = errors.New("transfer stalled")
 
+// checkMagic stops a download that is not a GGUF file: a server that
+// answers with an HTML page (a login wall, an error) or a link to
+// something else. Nothing is kept.
+func (d *download) checkMagic(head []byte) error {
+	if string(head) == gguf.Magic {
+		return nil
+	}
+	what := fmt.Sprintf("%q", head)
+	if h := strings.ToLower(string(head)); strings.HasPrefix(h, "<") || strings.HasPrefix(h, "\n<") {
+		what += ", which looks like an HTML page"
+	}
+	return &kindError{ErrNotGGUF, fmt.Sprintf("%s: %s is not a GGUF file (it starts with %s, not %q); nothing was kept", d.m.label(), d.m.URL, what, gguf.Magic)}
+}
+
 // finish verifies the complete partial file and moves it into place.
 func (d *download) finish() error {
 	size := fileSize(d.part)
+	if err := d.checkMagic(readHead(d.part, len(gguf.Magic))); err != nil {
+		os.Remove(d.part)
+		os.Remove(d.final + etagSuffix)
+		return err
+	}
 	want := d.m.Size
 	if want <= 0 {
 		want = d.total
@@ -319,6 +356,7 @@ func (d *download) finish() error {
 		return err
 	}
 	os.Remove(d.final + etagSuffix)
+	writeSmall(strings.TrimSuffix(d.final, ".gguf")+urlSuffix, d.m.URL)
 	d.p.done(size)
 	return nil
 }
@@ -395,6 +433,18 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return st.Size()
+}
+
+// readHead is the first n bytes of a file (fewer when it is shorter).
+func readHead(path string, n int) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	k, _ := io.ReadFull(f, b)
+	return b[:k]
 }
 
 func readSmall(path string) string {

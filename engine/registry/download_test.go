@@ -24,12 +24,13 @@ func readFile(t *testing.T, path string) []byte {
 	return b
 }
 
-// noLeftovers checks that only complete files (and lock files) remain.
+// noLeftovers checks that only complete files (and their URL notes)
+// remain: no partial download, validator or lock file.
 func noLeftovers(t *testing.T, dir string) {
 	t.Helper()
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if n := e.Name(); strings.HasSuffix(n, partSuffix) || strings.HasSuffix(n, etagSuffix) {
+		if n := e.Name(); strings.HasSuffix(n, partSuffix) || strings.HasSuffix(n, etagSuffix) || strings.HasSuffix(n, lockSuffix) {
 			t.Errorf("left in the cache: %s", n)
 		}
 	}
@@ -194,6 +195,46 @@ func TestFetchPartialAlreadyComplete(t *testing.T) {
 	}
 }
 
+// What is not a GGUF file (an HTML page where a model should be, a body
+// too short for the magic) is refused as soon as its first bytes show it,
+// and nothing is kept; a file that is one records the URL it came from.
+func TestFetchChecksMagic(t *testing.T) {
+	dir := testCache(t)
+	for name, body := range map[string]string{
+		"page.gguf":  "<!DOCTYPE html><html><body>Please log in</body></html>" + strings.Repeat(" ", 5000),
+		"short.gguf": "GG",
+		"bin.gguf":   "\x7fELF" + strings.Repeat("\x00", 100),
+	} {
+		fs := newFileServer(t, []byte(body))
+		_, err := Fetch(context.Background(), Model{URL: fs.url(name)}, Options{RetryWait: time.Millisecond})
+		if !errors.Is(err, ErrNotGGUF) || !strings.Contains(err.Error(), "not a GGUF file") || !strings.Contains(err.Error(), "nothing was kept") {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if name == "page.gguf" && !strings.Contains(err.Error(), "HTML") {
+			t.Errorf("%s: %v", name, err)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Fatalf("%s: the cache holds %d files", name, len(ents))
+		}
+	}
+	data := payload(3, 5000)
+	fs := newFileServer(t, data)
+	path, err := Fetch(context.Background(), Model{URL: fs.url("ok.gguf")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := SourceURL(Key(fs.url("ok.gguf"))); got != fs.url("ok.gguf") {
+		t.Fatalf("the URL note says %q", got)
+	}
+	noLeftovers(t, dir)
+	if removed, err := RemoveKey(Key(fs.url("ok.gguf")), "ok"); !removed || err != nil {
+		t.Fatal(removed, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("after RemoveKey the cache holds %v (%s was the file)", ents, path)
+	}
+}
+
 func TestFetchNotFound(t *testing.T) {
 	dir := testCache(t)
 	fs := newFileServer(t, payload(9, 1000))
@@ -205,7 +246,7 @@ func TestFetchNotFound(t *testing.T) {
 		t.Errorf("a 404 was retried: %d requests", len(fs.requests()))
 	}
 	noLeftovers(t, dir)
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 { // the lock file only
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("cache holds %d files after a 404", len(ents))
 	}
 }

@@ -9,6 +9,7 @@ var (
 	ErrChecksum     = errors.New("checksum mismatch")
 	ErrDiskFull     = errors.New("disk full")
 	ErrUnknownModel = errors.New("unknown model")
+	ErrNotGGUF      = errors.New("not a GGUF file")
 )
 
 // kindError carries a full message and answers errors.Is for its kind, so

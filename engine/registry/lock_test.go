@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 // on the lock and then uses the finished file; the server sees one request
 // and the cache holds one intact file.
 func TestConcurrentProcessesShareOneDownload(t *testing.T) {
-	testCache(t)
+	dir := testCache(t)
 	data := payload(20, 1<<20+333)
 	// Hold the response long enough that the second process surely starts
 	// while the first still downloads.
@@ -77,4 +77,6 @@ func TestConcurrentProcessesShareOneDownload(t *testing.T) {
 		t.Errorf("want one request and one waiting process, got %d requests, %d waited\n0: %s\n1: %s",
 			n, waited, res[0].errs.String(), res[1].errs.String())
 	}
+	// Neither left its lock file behind.
+	noLeftovers(t, dir)
 }

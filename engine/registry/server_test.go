@@ -127,6 +127,7 @@ func payload(seed uint64, n int) []byte {
 	for i := range b {
 		b[i] = byte(r.Uint32())
 	}
+	copy(b, "GGUF") // downloads must start with the magic
 	return b
 }
 
