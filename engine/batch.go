@@ -33,6 +33,7 @@ type Batch struct {
 	spare  int // the first padding row: past every slot
 	decode map[batchKey]*model.Step
 	chunks map[int]*model.Step // placed prefill steps by size
+	chosen gpu.Buffer          // the tokens a chain's steps chose, chainSteps columns a step
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -54,13 +55,17 @@ type Batch struct {
 type batchKey struct{ bucket, top int }
 
 // batchRun is one run a session asks for: tokens at a position of its
-// slot, and what it will read of the results (want).
+// slot, and what it will read of the results (want). A greedy decode
+// token may ask for a chain of up to chain steps, each fed the token the
+// step before chose, on the device (chain.go): the scheduler chains a
+// decode step where every token of it asks for one.
 type batchRun struct {
-	s    *Session
-	ids  []int32
-	pos  int
-	want batchWant
-	done chan error
+	s     *Session
+	ids   []int32
+	pos   int
+	want  batchWant
+	chain int
+	done  chan error
 }
 
 // batchWant is what a session reads after a run, copied out by the
@@ -116,8 +121,8 @@ var errBatchClosed = errors.New("the batch is closed")
 
 // run has the scheduler run ids at pos of s's slot and waits until the
 // results s wants are copied into s.
-func (b *Batch) run(s *Session, ids []int32, pos int, want batchWant) error {
-	r := &batchRun{s: s, ids: ids, pos: pos, want: want, done: make(chan error, 1)}
+func (b *Batch) run(s *Session, ids []int32, pos int, want batchWant, chain int) error {
+	r := &batchRun{s: s, ids: ids, pos: pos, want: want, chain: chain, done: make(chan error, 1)}
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()

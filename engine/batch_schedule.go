@@ -25,7 +25,7 @@ func (b *Batch) schedule() {
 		}
 		if len(singles) > 0 {
 			start := time.Now()
-			err := b.runDecode(singles)
+			err := b.runDecode(singles, chunk == nil)
 			b.mu.Lock()
 			b.last = time.Since(start)
 			for _, r := range singles {
@@ -92,9 +92,9 @@ func (b *Batch) next() (singles []*batchRun, chunk *batchRun, ok bool) {
 	return singles, chunk, true
 }
 
-// runDecode runs one batch step of the single tokens rs and copies out
-// what each session wants.
-func (b *Batch) runDecode(rs []*batchRun) error {
+// runDecode runs one batch step of the single tokens rs, or a chain of
+// them (chainLen), and copies out what each session wants.
+func (b *Batch) runDecode(rs []*batchRun, chained bool) error {
 	n := len(rs)
 	B := b.bucket(n)
 	top := 0
@@ -122,8 +122,15 @@ func (b *Batch) runDecode(rs []*batchRun) error {
 	if err := st.Program.Run(gpu.Params{Places: places}); err != nil {
 		return err
 	}
-	b.stats.steps.Add(1)
-	b.stats.tokens.Add(int64(n))
+	k := 1
+	if chained {
+		k = b.chainLen(rs)
+	}
+	if err := b.runChain(st, rs, places, k); err != nil {
+		return err
+	}
+	b.stats.steps.Add(int64(k))
+	b.stats.tokens.Add(int64(n * k))
 	return b.copyOut(st, rs)
 }
 

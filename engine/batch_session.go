@@ -21,6 +21,8 @@ type batchSlot struct {
 	// reads of the step that ran it (lastRun: its Top).
 	batchNext int32
 	view      model.Step
+	// chosenIDs are the tokens a chain's steps chose, but the last
+	chosenIDs []int32
 	// busy and rows: whether the session is generating, and the cache
 	// rows its sequence holds (BatchStats).
 	busy atomic.Bool
@@ -31,7 +33,7 @@ type batchSlot struct {
 // want says read afterwards, and leaves the results where Logits, argmax
 // and sampleCandidates read them.
 func (s *Session) batchRun(ids []int32, pos int, want batchWant) error {
-	if err := s.batch.run(s, ids, pos, want); err != nil {
+	if err := s.batch.run(s, ids, pos, want, 1); err != nil {
 		return err
 	}
 	s.lastRun = &s.view
@@ -44,6 +46,19 @@ func (s *Session) batchDecode(ids []int32, pos int) error {
 	want := batchWant{top: s.topWant, logits: s.topWant == 0}
 	s.topWant = 0
 	return s.batchRun(ids, pos, want)
+}
+
+// batchChain is chain for a session of a batch: a decode token asking
+// for up to k chained steps, which the scheduler runs where every token
+// of the step asks for a chain (as many as the shortest asks for). It
+// returns the tokens the chain's steps chose but the last, as chain does.
+func (s *Session) batchChain(first int32, pos, k int) ([]int32, error) {
+	s.chosenIDs = s.chosenIDs[:0]
+	if err := s.batch.run(s, []int32{first}, pos, batchWant{}, min(k, s.chainLen)); err != nil {
+		return nil, err
+	}
+	s.lastRun = &s.view
+	return s.chosenIDs, nil
 }
 
 // leave tells the batch this session asks for nothing more for now.

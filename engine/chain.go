@@ -23,8 +23,7 @@ const chainSteps = 8
 // Without a device backend, or for k < 2, it is one run.
 func (s *Session) chain(first int32, pos, k int) ([]int32, error) {
 	if s.batch != nil {
-		// A batch's steps are shared: one token at a time, its argmax.
-		return nil, s.batchRun([]int32{first}, pos, batchWant{})
+		return s.batchChain(first, pos, k)
 	}
 	cp, ok := s.e.Backend.(gpu.Copier)
 	k = min(k, s.chainLen)

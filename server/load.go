@@ -3,9 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
-	"runtime"
+	"slices"
 
 	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
 )
 
@@ -114,47 +115,35 @@ func (s *Server) load(l *local, ref string, opts engine.Options, post func(Progr
 		f.Close()
 		return fmt.Errorf("%s: %w", ref, err)
 	}
-	sessions, err := openSessions(e, s.cfg.Parallel, availableMemory())
+	b, err := openBatch(e, s.cfg.Parallel, availableMemory())
 	if err != nil {
 		e.Close()
 		f.Close()
 		return err
 	}
+	sessions := b.Sessions()
 	if len(sessions) < s.cfg.Parallel {
 		s.cfg.Logf("memory allows %d parallel sessions, not %d", len(sessions), s.cfg.Parallel)
 	}
-	l.eng, l.file, l.size = e, f, len(sessions)
+	l.eng, l.file, l.batch, l.size = e, f, b, len(sessions)
 	l.mu.Lock()
-	l.free = sessions
+	l.free = slices.Clone(sessions)
 	l.mu.Unlock()
 	return nil
 }
 
-// openSessions opens up to n sessions, fewer when the first one's size
-// says more would not fit in three quarters of the available memory
-// (avail 0: unknown, no limit). Each session owns a KV cache of the
-// engine's full context, which is what bounds parallelism.
-func openSessions(e *engine.Engine, n int, avail uint64) ([]*engine.Session, error) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	first, err := e.NewSession()
-	if err != nil {
-		return nil, err
-	}
-	runtime.ReadMemStats(&after)
-	cost := after.TotalAlloc - before.TotalAlloc
-	if avail > 0 && cost > 0 {
+// openBatch opens a batch of up to n sessions decoding together
+// (engine.Batch), fewer when their KV caches would not fit in three
+// quarters of the available memory (avail 0: unknown, no limit). Each
+// session's slot holds the engine's full context, which is what bounds
+// parallelism. The caches of a device backend live in its memory, which
+// the device bounds itself (an allocation that does not fit fails).
+func openBatch(e *engine.Engine, n int, avail uint64) (*engine.Batch, error) {
+	cost := uint64(e.Context) * uint64(e.Model.CacheRowBytes())
+	if _, device := e.Backend.(gpu.Copier); !device && avail > 0 && cost > 0 {
 		n = max(1, min(n, int(avail/4*3/cost)))
 	}
-	out := []*engine.Session{first}
-	for len(out) < n {
-		ss, err := e.NewSession()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ss)
-	}
-	return out, nil
+	return e.NewBatch(n)
 }
 
 func (l *local) progress() Progress {

@@ -60,7 +60,7 @@ func TestServeLoadProgress(t *testing.T) {
 	}
 }
 
-// The number of sessions follows the memory the first one takes.
+// The number of sessions follows the memory their KV caches take.
 func TestServeSessionsFitMemory(t *testing.T) {
 	plain, _ := tinyModels(t)
 	e, err := engine.Load(plain, engine.Options{Threads: 1, Context: 64})
@@ -72,10 +72,14 @@ func TestServeSessionsFitMemory(t *testing.T) {
 		avail uint64
 		want  int
 	}{{0, 3}, {1, 1}, {1 << 40, 3}} {
-		ss, err := openSessions(e, 3, c.avail)
-		if err != nil || len(ss) != c.want {
-			t.Errorf("avail %d: %d sessions (%v), want %d", c.avail, len(ss), err, c.want)
+		b, err := openBatch(e, 3, c.avail)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if n := len(b.Sessions()); n != c.want {
+			t.Errorf("avail %d: %d sessions, want %d", c.avail, n, c.want)
+		}
+		b.Close()
 	}
 }
 

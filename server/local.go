@@ -14,21 +14,22 @@ import (
 )
 
 // local is the model this process runs: its engine and one session per
-// slot. A session is not safe for concurrent use, so a request takes a
-// whole session and gives it back when done. Requests wait for one in a
-// first-in, first-out queue of tickets, taken in the order requests
-// arrive (a WebSocket connection takes them as it reads its messages), so
-// with one slot requests run strictly one after another in that order.
-// Sessions share the weights; on the CPU backend their steps interleave
-// on the one worker pool.
+// slot of a batch (engine.Batch: the sessions generating at once decode
+// together, one step for all). A session is not safe for concurrent use,
+// so a request takes a whole session and gives it back when done.
+// Requests wait for one in a first-in, first-out queue of tickets, taken
+// in the order requests arrive (a WebSocket connection takes them as it
+// reads its messages), so with one slot requests run strictly one after
+// another in that order.
 type local struct {
 	name  string
 	ready chan struct{} // closed when loading ends, well or not
 	err   error         // why loading failed, set before ready closes
 
-	eng  *engine.Engine
-	file *gguf.Reader
-	size int
+	eng   *engine.Engine
+	file  *gguf.Reader
+	batch *engine.Batch
+	size  int
 
 	// pace, when set, delays every event: a browser test needs a
 	// generation on a tiny model to last long enough to stop it.
@@ -270,5 +271,5 @@ func (l *local) close() error {
 		l.idle.Wait()
 	}
 	l.mu.Unlock()
-	return errors.Join(l.eng.Close(), l.file.Close())
+	return errors.Join(l.batch.Close(), l.eng.Close(), l.file.Close())
 }

@@ -122,6 +122,13 @@ type Cache struct {
 // NewCache allocates a cache for ctx positions.
 func (m *Model) NewCache(ctx int) (*Cache, error) { return m.NewCacheRows(ctx, ctx) }
 
+// CacheRowBytes is the memory one cache row takes over every layer (one
+// token of one sequence's keys and values).
+func (m *Model) CacheRowBytes() int64 {
+	dk, dv := m.net.cacheShape()
+	return int64(m.Config.Layers) * int64(gguf.F16.RowBytes(dk)+gguf.F16.RowBytes(max(dv, 0)))
+}
+
 // NewCacheRows allocates a cache of rows rows for sequences of up to ctx
 // positions: the shared cache of a decode batch, whose slots are ranges
 // of rows.
