@@ -167,3 +167,91 @@ func CheckAttention(o *Attention, tokens int) error {
 	}
 	return first(WantShape(o.Out, "Out", Shape4(DV, H, T)), WantDense(o.Out, "Out"))
 }
+
+// CheckRope checks a Rope's operands for a step of tokens: In and Out F32
+// {HeadDim, H, tokens} alike, an even count of rotated dims within a head,
+// a positive frequency base and scale, a nonzero attention factor, YaRN's
+// original context where YaRN applies, FreqFactors (when set) F32 holding
+// Dims/2 packed values of their own, and a known mode.
+func CheckRope(o *Rope, tokens int) error {
+	if err := first(WantType(o.In, "In", f32), WantType(o.Out, "Out", f32)); err != nil {
+		return err
+	}
+	hd, T := o.In.Shape[0], o.In.Shape[2]
+	if T != tokens || o.In.Shape[3] != 1 || o.Out.Shape != o.In.Shape {
+		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} like Out", o.In.Name, o.In.Shape, tokens)
+	}
+	if o.Dims <= 0 || o.Dims%2 != 0 || o.Dims > hd {
+		return fmt.Errorf("rotating %d dims of %d-element heads: want an even count in 2..%d", o.Dims, hd, hd)
+	}
+	if !(o.FreqBase > 0) || !(o.FreqScale > 0) || o.AttnFactor == 0 {
+		return fmt.Errorf("frequency base %g, scale %g and attention factor %g must be positive", o.FreqBase, o.FreqScale, o.AttnFactor)
+	}
+	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
+		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
+	}
+	if o.FreqFactors != nil {
+		if err := WantType(o.FreqFactors, "FreqFactors", f32); err != nil {
+			return err
+		}
+		if o.FreqFactors.Elements() < o.Dims/2 || !o.FreqFactors.Contiguous() || o.FreqFactors.Kind == View {
+			return fmt.Errorf("FreqFactors %s must hold %d packed values", o.FreqFactors.Name, o.Dims/2)
+		}
+	}
+	if o.Mode != RopeNeoX && o.Mode != RopeNormal {
+		return fmt.Errorf("unknown rope mode %d", o.Mode)
+	}
+	return nil
+}
+
+// CheckMatMulID checks a MatMulID's operands but the weights' type: W
+// packed {K, N, E}, In F32 {K, S or 1, T}, IDs I32 {S, T}, Out F32
+// {N, S, T}. It returns S, T and In's rows a token (S or 1).
+func CheckMatMulID(o *MatMulID) (S, T, Sin int, err error) {
+	if err := first(Need(o.W, "W"), WantType(o.In, "In", f32), WantType(o.IDs, "IDs", i32), WantType(o.Out, "Out", f32)); err != nil {
+		return 0, 0, 0, err
+	}
+	if !o.W.Contiguous() {
+		return 0, 0, 0, fmt.Errorf("W %s must be packed", o.W.Name)
+	}
+	K, N := o.W.Shape[0], o.W.Shape[1]
+	S, T = o.IDs.Shape[0], o.IDs.Shape[1]
+	if o.IDs.Shape != Shape4(S, T) {
+		return 0, 0, 0, fmt.Errorf("IDs %s has shape %v, want {S, T}", o.IDs.Name, o.IDs.Shape)
+	}
+	Sin = o.In.Shape[1]
+	if o.In.Shape != Shape4(K, Sin, T) || (Sin != S && Sin != 1) {
+		return 0, 0, 0, fmt.Errorf("In %s has shape %v, want {%d, %d or 1, %d}", o.In.Name, o.In.Shape, K, S, T)
+	}
+	if o.Out.Shape != Shape4(N, S, T) {
+		return 0, 0, 0, fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, S, T)
+	}
+	return S, T, Sin, nil
+}
+
+// CheckRun checks the params of a run of a step of tokens tokens that may
+// start at positions up to maxPos (its caches hold maxPos+tokens rows): the
+// places of its tokens when they are placed one by one, else its position.
+func CheckRun(p Params, tokens, maxPos int) error {
+	if p.Places != nil {
+		return CheckPlaces(p.Places, tokens, maxPos+tokens)
+	}
+	if p.Pos < 0 || p.Pos > maxPos {
+		return fmt.Errorf("position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.Pos, tokens, maxPos+tokens-1)
+	}
+	return nil
+}
+
+// CheckBuffer checks the type and shape of a buffer a backend makes: every
+// dimension at least 1, rows of whole blocks of the type.
+func CheckBuffer(typ Type, shape [4]int) error {
+	for _, d := range shape {
+		if d <= 0 {
+			return fmt.Errorf("shape %v has a dimension below 1", shape)
+		}
+	}
+	if typ.BlockSize() == 0 || shape[0]%typ.BlockSize() != 0 {
+		return fmt.Errorf("rows of %d are not whole %s blocks", shape[0], typ)
+	}
+	return nil
+}

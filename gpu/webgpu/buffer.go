@@ -50,13 +50,8 @@ func (b *Backend) newBuffer(name string, typ gpu.Type, shape [4]int) (*buffer, e
 	if b.closed {
 		return nil, fmt.Errorf("webgpu: buffer %s: the backend is closed", name)
 	}
-	for _, d := range shape {
-		if d <= 0 {
-			return nil, fmt.Errorf("webgpu: buffer %s: shape %v has a dimension below 1", name, shape)
-		}
-	}
-	if shape[0]%typ.BlockSize() != 0 {
-		return nil, fmt.Errorf("webgpu: buffer %s: rows of %d are not whole %s blocks", name, shape[0], typ)
+	if err := gpu.CheckBuffer(typ, shape); err != nil {
+		return nil, fmt.Errorf("webgpu: buffer %s: %w", name, err)
 	}
 	n := gpu.Bytes(typ, shape)
 	// Weights larger than a binding are bound a range of rows at a time.

@@ -551,39 +551,7 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
 }
 
-func (c *compiler) checkRope(o *gpu.Rope) error {
-	if err := wantType(o.In, "In", tF32); err != nil {
-		return err
-	}
-	if err := wantType(o.Out, "Out", tF32); err != nil {
-		return err
-	}
-	hd, T := o.In.Shape[0], o.In.Shape[2]
-	if T != c.g.Tokens || o.In.Shape[3] != 1 || o.Out.Shape != o.In.Shape {
-		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} like Out", o.In.Name, o.In.Shape, c.g.Tokens)
-	}
-	if o.Dims <= 0 || o.Dims%2 != 0 || o.Dims > hd {
-		return fmt.Errorf("rotating %d dims of %d-element heads: want an even count in 2..%d", o.Dims, hd, hd)
-	}
-	if !(o.FreqBase > 0) || !(o.FreqScale > 0) || o.AttnFactor == 0 {
-		return fmt.Errorf("frequency base %g, scale %g and attention factor %g must be positive", o.FreqBase, o.FreqScale, o.AttnFactor)
-	}
-	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
-		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
-	}
-	if o.FreqFactors != nil {
-		if err := wantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
-			return err
-		}
-		if o.FreqFactors.Elements() < o.Dims/2 || !o.FreqFactors.Contiguous() || o.FreqFactors.Kind == gpu.View {
-			return fmt.Errorf("FreqFactors %s must hold %d packed values", o.FreqFactors.Name, o.Dims/2)
-		}
-	}
-	if o.Mode != gpu.RopeNeoX && o.Mode != gpu.RopeNormal {
-		return fmt.Errorf("unknown rope mode %d", o.Mode)
-	}
-	return nil
-}
+func (c *compiler) checkRope(o *gpu.Rope) error { return gpu.CheckRope(o, c.g.Tokens) }
 
 // ropeParams are parts/rope_angle.wgsl's words: a rope's constants.
 type ropeParams struct {
@@ -932,25 +900,8 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 }
 
 // roundMode is quantize_act's mode and block size for the inputs of
-// products with weights of type wt and rows of K.
-func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
-	mode, bs = 0, 32
-	switch wt {
-	case gguf.F32:
-		mode, bs = 3, 1 // the products read activations packed
-	case gguf.F16:
-		mode, bs = 2, 32
-	case gguf.Q2_K, gguf.Q3_K, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
-		mode, bs = 1, 256
-	}
-	if K%bs != 0 {
-		if mode < 2 {
-			return 0, 0, fmt.Errorf("rows of %d are not whole blocks of %d activations", K, bs)
-		}
-		bs = 1
-	}
-	return mode, bs, nil
-}
+// products with weights of type wt and rows of K (gpu.ActRounding).
+func roundMode(wt gpu.Type, K int) (mode, bs int, err error) { return gpu.ActRounding(wt, K) }
 
 // roundedTensor is the rounded copy of rows rows of K activations, packed
 // {K, rows}.

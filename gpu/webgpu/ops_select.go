@@ -176,26 +176,11 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range []error{wantType(o.In, "In", tF32), wantType(o.IDs, "IDs", tI32), wantType(o.Out, "Out", tF32)} {
-		if e != nil {
-			return e
-		}
-	}
-	if !o.W.Contiguous() {
-		return fmt.Errorf("W %s must be packed", o.W.Name)
+	S, T, Sin, err := gpu.CheckMatMulID(o)
+	if err != nil {
+		return err
 	}
 	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
-	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
-	if o.IDs.Shape != gpu.Shape4(S, T) {
-		return fmt.Errorf("IDs %s has shape %v, want {S, T}", o.IDs.Name, o.IDs.Shape)
-	}
-	Sin := o.In.Shape[1]
-	if o.In.Shape != gpu.Shape4(K, Sin, T) || (Sin != S && Sin != 1) {
-		return fmt.Errorf("In %s has shape %v, want {%d, %d or 1, %d}", o.In.Name, o.In.Shape, K, S, T)
-	}
-	if o.Out.Shape != gpu.Shape4(N, S, T) {
-		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, S, T)
-	}
 	ls, err := locsOf(o.In, o.IDs, o.Out)
 	if err != nil {
 		return err

@@ -52,12 +52,8 @@ func (p *program) Run(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("webgpu: %s: the backend is closed", p.name)
 	}
-	if params.Places != nil {
-		if err := gpu.CheckPlaces(params.Places, p.tokens, p.maxPos+p.tokens); err != nil {
-			return fmt.Errorf("webgpu: %s: %w", p.name, err)
-		}
-	} else if params.Pos < 0 || params.Pos > p.maxPos {
-		return fmt.Errorf("webgpu: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
+	if err := gpu.CheckRun(params, p.tokens, p.maxPos); err != nil {
+		return fmt.Errorf("webgpu: %s: %w", p.name, err)
 	}
 	for _, check := range p.checks {
 		if err := check(); err != nil {
