@@ -87,13 +87,8 @@ func (b *Backend) checkShape(name string, typ gpu.Type, shape [4]int) (*buffer, 
 	if b.closed {
 		return nil, fmt.Errorf("metal: buffer %s: the backend is closed", name)
 	}
-	for _, d := range shape {
-		if d <= 0 {
-			return nil, fmt.Errorf("metal: buffer %s: shape %v has a dimension below 1", name, shape)
-		}
-	}
-	if typ.BlockSize() == 0 || shape[0]%typ.BlockSize() != 0 {
-		return nil, fmt.Errorf("metal: buffer %s: rows of %d are not whole %s blocks", name, shape[0], typ)
+	if err := gpu.CheckBuffer(typ, shape); err != nil {
+		return nil, fmt.Errorf("metal: buffer %s: %w", name, err)
 	}
 	return &buffer{be: b, name: name, typ: typ, shape: shape, size: gpu.Bytes(typ, shape)}, nil
 }

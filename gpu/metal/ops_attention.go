@@ -28,7 +28,7 @@ type ropeKernelParams struct {
 }
 
 func (c *compiler) lowerRope(o *gpu.Rope) error {
-	if err := c.checkRope(o); err != nil {
+	if err := gpu.CheckRope(o, c.g.Tokens); err != nil {
 		return err
 	}
 	hd, H, T := o.In.Shape[0], o.In.Shape[1], o.In.Shape[2]
@@ -45,40 +45,6 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 		ExtFactor: o.ExtFactor, CorrLo: a.CorrLo, CorrHi: a.CorrHi, Mscale: a.MScale, HasFactors: o.FreqFactors != nil}
 	p := ropeKernelParams{hd, H, T, rp, ops[0].loc, ops[2].loc}
 	return c.dispatch("rope", "", p, true, args(ops...), groupsOf(hd*H*T, 256))
-}
-
-func (c *compiler) checkRope(o *gpu.Rope) error {
-	if err := gpu.WantType(o.In, "In", tF32); err != nil {
-		return err
-	}
-	if err := gpu.WantType(o.Out, "Out", tF32); err != nil {
-		return err
-	}
-	hd, T := o.In.Shape[0], o.In.Shape[2]
-	if T != c.g.Tokens || o.In.Shape[3] != 1 || o.Out.Shape != o.In.Shape {
-		return fmt.Errorf("In %s has shape %v, want {HeadDim, H, %d} like Out", o.In.Name, o.In.Shape, c.g.Tokens)
-	}
-	if o.Dims <= 0 || o.Dims%2 != 0 || o.Dims > hd {
-		return fmt.Errorf("rotating %d dims of %d-element heads: want an even count in 2..%d", o.Dims, hd, hd)
-	}
-	if !(o.FreqBase > 0) || !(o.FreqScale > 0) || o.AttnFactor == 0 {
-		return fmt.Errorf("frequency base %g, scale %g and attention factor %g must be positive", o.FreqBase, o.FreqScale, o.AttnFactor)
-	}
-	if o.ExtFactor != 0 && o.OrigCtx <= 0 {
-		return fmt.Errorf("YaRN (ext factor %g) needs the original context length, got %d", o.ExtFactor, o.OrigCtx)
-	}
-	if o.FreqFactors != nil {
-		if err := gpu.WantType(o.FreqFactors, "FreqFactors", tF32); err != nil {
-			return err
-		}
-		if o.FreqFactors.Elements() < o.Dims/2 || !o.FreqFactors.Contiguous() || o.FreqFactors.Kind == gpu.View {
-			return fmt.Errorf("FreqFactors %s must hold %d packed values", o.FreqFactors.Name, o.Dims/2)
-		}
-	}
-	if o.Mode != gpu.RopeNeoX && o.Mode != gpu.RopeNormal {
-		return fmt.Errorf("unknown rope mode %d", o.Mode)
-	}
-	return nil
 }
 
 // kvStoreParams are kv_store.metal's: the step's tokens, whether it

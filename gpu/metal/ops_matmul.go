@@ -184,23 +184,11 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range []error{gpu.WantType(o.In, "In", tF32), gpu.WantType(o.IDs, "IDs", tI32), gpu.WantType(o.Out, "Out", tF32)} {
-		if e != nil {
-			return e
-		}
+	S, T, Sin, err := gpu.CheckMatMulID(o)
+	if err != nil {
+		return err
 	}
 	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
-	S, T := o.IDs.Shape[0], o.IDs.Shape[1]
-	if o.IDs.Shape != gpu.Shape4(S, T) {
-		return fmt.Errorf("IDs %s has shape %v, want {S, T}", o.IDs.Name, o.IDs.Shape)
-	}
-	Sin := o.In.Shape[1]
-	if o.In.Shape != gpu.Shape4(K, Sin, T) || (Sin != S && Sin != 1) {
-		return fmt.Errorf("In %s has shape %v, want {%d, %d or 1, %d}", o.In.Name, o.In.Shape, K, S, T)
-	}
-	if o.Out.Shape != gpu.Shape4(N, S, T) {
-		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, S, T)
-	}
 	ops, err := c.operands(o.In, o.IDs, o.Out)
 	if err != nil {
 		return err
@@ -293,27 +281,6 @@ func roundKeyOf(t *gpu.Tensor, mode, B int) roundKey {
 	return k
 }
 
-// roundMode is quantize_act's mode and block size for the inputs of
-// products with weights of type wt and rows of K.
-func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
-	mode, bs = 0, 32
-	switch wt {
-	case gguf.F32:
-		mode, bs = 3, 1 // the products read activations packed
-	case gguf.F16:
-		mode, bs = 2, 32
-	case gguf.Q2_K, gguf.Q3_K, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
-		mode, bs = 1, 256
-	}
-	if K%bs != 0 {
-		if mode < 2 {
-			return 0, 0, fmt.Errorf("rows of %d are not whole blocks of %d activations", K, bs)
-		}
-		bs = 1
-	}
-	return mode, bs, nil
-}
-
 // quantizeActParams are quantize_act.metal's: Rows rows of K values, In's
 // dim 1 (to split a row index) and where In is, and the rounding's block
 // size and mode.
@@ -332,7 +299,7 @@ func (c *compiler) roundActivations(in operand, l loc, wt gpu.Type, K, B, T int)
 		in.loc = l
 		return in, nil
 	}
-	mode, bs, err := roundMode(wt, K)
+	mode, bs, err := gpu.ActRounding(wt, K)
 	if err != nil {
 		return operand{}, err
 	}

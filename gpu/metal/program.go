@@ -37,12 +37,8 @@ func (p *program) Run(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("metal: %s: the backend is closed", p.name)
 	}
-	if params.Places != nil {
-		if err := gpu.CheckPlaces(params.Places, p.tokens, p.maxPos+p.tokens); err != nil {
-			return fmt.Errorf("metal: %s: %w", p.name, err)
-		}
-	} else if params.Pos < 0 || params.Pos > p.maxPos {
-		return fmt.Errorf("metal: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
+	if err := gpu.CheckRun(params, p.tokens, p.maxPos); err != nil {
+		return fmt.Errorf("metal: %s: %w", p.name, err)
 	}
 	if len(p.checks) > 0 {
 		// The host wrote the ids; the device must be done with the last
