@@ -1,6 +1,9 @@
 package gpu
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Placing tokens one by one. A step normally holds consecutive tokens of
 // one sequence whose cache starts at row 0: Params.Pos says where the
@@ -40,4 +43,24 @@ func CheckPlaces(places []Place, tokens, rows int) error {
 		}
 	}
 	return nil
+}
+
+// StepBytes is the step a GPU backend's kernels read (WebGPU's
+// parts/step.wgsl, Metal's prelude): the position, a word saying whether
+// the tokens are placed one by one, two words of padding, then for placed
+// tokens each token's position and the cache row where its sequence
+// starts, two words each (at most MaxPlaces tokens).
+func StepBytes(p Params) []byte {
+	if p.Places == nil {
+		st := make([]byte, 16)
+		binary.LittleEndian.PutUint32(st, uint32(p.Pos))
+		return st
+	}
+	st := make([]byte, 16+8*len(p.Places))
+	binary.LittleEndian.PutUint32(st[4:], 1)
+	for t, pl := range p.Places {
+		binary.LittleEndian.PutUint32(st[16+8*t:], uint32(pl.Pos))
+		binary.LittleEndian.PutUint32(st[20+8*t:], uint32(pl.Base))
+	}
+	return st
 }

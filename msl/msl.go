@@ -25,6 +25,7 @@ package msl
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 )
@@ -32,16 +33,14 @@ import (
 //go:embed *.metal parts/*.metal
 var files embed.FS
 
-// Kernels lists the kernels: the files at the top, without .metal.
+// Kernels lists the kernels: the files at the top, without .metal, in
+// order.
 func Kernels() []string {
-	ents, _ := files.ReadDir(".")
-	var names []string
-	for _, e := range ents {
-		if n, ok := strings.CutSuffix(e.Name(), ".metal"); ok && !e.IsDir() {
-			names = append(names, n)
-		}
+	paths, _ := fs.Glob(files, "*.metal")
+	for i, p := range paths {
+		paths[i] = strings.TrimSuffix(p, ".metal")
 	}
-	return names
+	return paths
 }
 
 // Kernel is an assembled kernel and how to dispatch it.

@@ -1,7 +1,6 @@
 package metal
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/emberllm/ember/gpu"
@@ -58,19 +57,11 @@ func (p *program) Run(params gpu.Params) error {
 	return nil
 }
 
-// stepOf is the step the kernels read: the position, or the flag and
-// each token's place.
+// stepOf is the step the kernels read (gpu.StepBytes), padded to the
+// size of the struct they declare.
 func stepOf(params gpu.Params) []byte {
 	st := make([]byte, stepBytes)
-	if params.Places == nil {
-		binary.LittleEndian.PutUint32(st, uint32(params.Pos))
-		return st
-	}
-	binary.LittleEndian.PutUint32(st[4:], 1)
-	for t, pl := range params.Places {
-		binary.LittleEndian.PutUint32(st[16+8*t:], uint32(pl.Pos))
-		binary.LittleEndian.PutUint32(st[20+8*t:], uint32(pl.Base))
-	}
+	copy(st, gpu.StepBytes(params))
 	return st
 }
 

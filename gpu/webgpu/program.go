@@ -3,7 +3,6 @@
 package webgpu
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
@@ -99,22 +98,8 @@ func (p *program) Run(params gpu.Params) error {
 	return nil
 }
 
-// stepWords is what Run writes to the step's uniform: the position and,
-// for placed tokens, the flag and each token's position and first row.
-func (p *program) stepWords(params gpu.Params) []byte {
-	if params.Places == nil {
-		var st [16]byte
-		binary.LittleEndian.PutUint32(st[:], uint32(params.Pos))
-		return st[:]
-	}
-	st := make([]byte, 16+8*len(params.Places))
-	binary.LittleEndian.PutUint32(st[4:], 1)
-	for t, pl := range params.Places {
-		binary.LittleEndian.PutUint32(st[16+8*t:], uint32(pl.Pos))
-		binary.LittleEndian.PutUint32(st[20+8*t:], uint32(pl.Base))
-	}
-	return st
-}
+// stepWords is what Run writes to the step's uniform (gpu.StepBytes).
+func (p *program) stepWords(params gpu.Params) []byte { return gpu.StepBytes(params) }
 
 func (p *program) release() {
 	for _, k := range p.kernels {
