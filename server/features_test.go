@@ -389,3 +389,22 @@ func greedyFirst(t testing.TB, ts *testServer, prompt string, bias map[int32]flo
 	}
 	return res.Tokens[0]
 }
+
+// The relay protocol does not carry constrained output, tools, biases or
+// logprobs: a browser engine's model refuses them by name, and serves
+// plain requests as before.
+func TestServeFeaturesNotRelayed(t *testing.T) {
+	plain, _ := tinyModels(t)
+	ts := startServer(t, Config{}, "")
+	startBrowser(t, ts, plain, "tab-model")
+	base := `"model":"tab-model","messages":[{"role":"user","content":"hi"}],"max_tokens":2`
+	for _, extra := range []string{`"response_format":{"type":"json_object"}`, `"logprobs":true`, `"logit_bias":{"1":2}`,
+		`"tools":` + weatherTools, `"grammar":"root ::= \"a\""`} {
+		if status, out := ts.post(t, "/v1/chat/completions", `{`+base+`,`+extra+`}`); status != 400 || !strings.Contains(string(out), "browser engine") {
+			t.Errorf("%s: %d %s", extra, status, out)
+		}
+	}
+	if status, out := ts.post(t, "/v1/chat/completions", `{`+base+`}`); status != 200 {
+		t.Fatalf("plain: %d %s", status, out)
+	}
+}

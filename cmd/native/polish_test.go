@@ -207,3 +207,13 @@ func TestBackendAutoWithoutProbe(t *testing.T) {
 		t.Fatal("a new device node keeps the old verdict")
 	}
 }
+
+// TestMain removes the test binary's folder (the ember build and the tiny
+// model) afterwards.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if emberDir != "" {
+		os.RemoveAll(emberDir)
+	}
+	os.Exit(code)
+}

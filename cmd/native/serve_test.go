@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -85,14 +87,28 @@ func serveBinary(t *testing.T, args ...string) string {
 	return sv.addr
 }
 
+// tinyModelFile is a tiny synthetic llama, written once per test binary
+// beside it (tests only read it).
 func tinyModelFile(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "tiny.gguf")
-	if _, errs, err := ember(t, "", "synth", "--arch", "llama", "--shape", "tiny", "--type", "Q8_0", "-o", path); err != nil {
-		t.Fatalf("synth: %v: %s", err, errs)
+	tinyOnce.Do(func() {
+		emberBinary(t)
+		tinyPath = filepath.Join(emberDir, "tiny.gguf")
+		if _, errs, err := ember(t, "", "synth", "--arch", "llama", "--shape", "tiny", "--type", "Q8_0", "-o", tinyPath); err != nil {
+			tinyErr = fmt.Errorf("synth: %v: %s", err, errs)
+		}
+	})
+	if tinyErr != nil {
+		t.Fatal(tinyErr)
 	}
-	return path
+	return tinyPath
 }
+
+var (
+	tinyOnce sync.Once
+	tinyPath string
+	tinyErr  error
+)
 
 // ember serve and ember remote together, through the binary: the remote
 // driver streams the same answer `ember run` gives, prints the server's
