@@ -14,6 +14,7 @@ var kernelParams = map[string]reflect.Type{
 	"argmax":       reflect.TypeFor[argmaxParams](),
 	"embed":        reflect.TypeFor[embedParams](),
 	"matmul":       reflect.TypeFor[matmulParams](),
+	"matmul_tiled": reflect.TypeFor[matmulParams](),
 	"matmul_id":    reflect.TypeFor[matmulIDParams](),
 	"quantize_act": reflect.TypeFor[quantizeActParams](),
 	"rope":         reflect.TypeFor[ropeKernelParams](),

@@ -15,7 +15,7 @@ import (
 var kernelDecoders = map[string][]string{
 	"add": {""}, "mul": {""}, "scale": {""}, "swiglu": {""}, "rmsnorm": {""}, "copy": {""}, "argmax": {""},
 	"quantize_act": {""}, "rope": {""}, "kv_store": {""}, "route": {""}, "weighted_sum": {""}, "topk": {""},
-	"embed": productDecoders, "matmul": productDecoders, "matmul_id": productDecoders,
+	"embed": productDecoders, "matmul": productDecoders, "matmul_id": productDecoders, "matmul_tiled": productDecoders,
 	"attention": {"cache_f32", "cache_f16"},
 }
 

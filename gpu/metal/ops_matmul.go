@@ -132,18 +132,43 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if len(parts) > 1 && B > 1 {
 		return fmt.Errorf("W %s: batched weights past the device's largest buffer are not supported", o.W.Name)
 	}
+	kernel, groups := "matmul", func(n int) int { return rowGroups(n) * B * T }
+	if c.tiled(T) {
+		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
+	}
 	for _, pt := range parts {
 		n := pt.r1 - pt.r0
 		if B > 1 {
 			n = N
 		}
 		p := matmulParams{productParams{K, n, B, T, rb, in.loc, shiftRows(lo, pt.r0)}, pt.base}
-		if err := c.dispatch("matmul", dec, p, false, []arg{pt.arg, in.arg, ops[1].arg}, rowGroups(n)*B*T); err != nil {
+		if err := c.dispatch(kernel, dec, p, false, []arg{pt.arg, in.arg, ops[1].arg}, groups(n)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// Prefill products take matmul_tiled.metal: a threadgroup multiplies a
+// tile of tiledRows weight rows by tiledTokens tokens, reading and decoding
+// each weight once per tile of tokens instead of once per token. Decode
+// (one token) and short steps keep the matvec, which reads the weights at
+// full bandwidth for a single token. tiledFrom is the WebGPU backend's
+// estimate of where the two meet; a decode batch's tokens keep the matvec,
+// which sums each token as a step of that token alone does
+// (gpu.Graph.Independent).
+const (
+	tiledRows   = 64
+	tiledTokens = 64
+	tiledFrom   = 16
+)
+
+// tiled reports whether a product of T tokens takes the tiled kernel.
+func (c *compiler) tiled(T int) bool { return T >= tiledFrom && !c.g.Independent }
+
+// tileGroups is the number of tiled threadgroups covering n rows of T
+// tokens in each of B batches.
+func tileGroups(n, B, T int) int { return groupsOf(n, tiledRows) * groupsOf(T, tiledTokens) * B }
 
 // tokensThird moves a {K, T} layout's token stride to the third
 // dimension, where the products index tokens.

@@ -50,10 +50,11 @@ func runOpsSplit(t *testing.T, with func(Options) func() gpu.Backend) {
 // on backends made by newBackend (teacher forcing) and holds their
 // next-token distributions to the CPU's under gputest.ParityBound, the
 // bound the WebGPU backend is held to: a prompt of several tokens
-// (products of many tokens), then decode steps. A dense, a
-// mixture-of-experts and a latent-attention layout and stories260K in
-// make test; every architecture's tiny model in a weight type of each
-// family with EMBER_PARITY=all (make parity).
+// (matvecs of many tokens, or tiled products past 16), then decode steps.
+// A dense, a mixture-of-experts and a latent-attention layout, a long
+// prompt and stories260K in make test; every architecture's tiny model in
+// a weight type of each family, and long prompts of several, with
+// EMBER_PARITY=all (make parity).
 func parityModels(t *testing.T, newBackend func() gpu.Backend) {
 	dir := t.TempDir()
 	prompt := randomPrompt(21, 7)
@@ -84,6 +85,30 @@ func parityModels(t *testing.T, newBackend func() gpu.Backend) {
 				t.Fatal(err)
 			}
 			compareModel(t, newBackend, path, prompt, 16)
+		})
+	}
+	// A prompt of many tokens prefills through the tiled products; rows
+	// and tokens end inside a tile.
+	for i, c := range []struct {
+		arch  synth.Arch
+		typ   string
+		quick bool
+	}{
+		{synth.Llama, "Q4_K", true},
+		{synth.Qwen3, "Q6_K", false},
+		{synth.Youtu, "F16", false},
+		{synth.DeepSeek2, "Q8_0", false},
+	} {
+		if !c.quick && !all {
+			continue
+		}
+		name := fmt.Sprintf("prefill-%s-%s", c.arch, c.typ)
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".gguf")
+			if err := synth.WriteFile(path, "tiny", c.arch, c.typ, uint64(90+i)); err != nil {
+				t.Fatal(err)
+			}
+			compareModel(t, newBackend, path, randomPrompt(22, 37), 8)
 		})
 	}
 	t.Run("stories260K", func(t *testing.T) {
