@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -82,10 +83,11 @@ func JSONObject() *Grammar {
 // required and additionalProperties (absent means none, as in llama.cpp),
 // items, prefixItems, minItems and maxItems, enum, const, anyOf, oneOf,
 // allOf of objects, $ref into $defs or definitions (recursion included),
-// minLength and maxLength, and the formats date, time, date-time and
-// uuid. Annotations (title, description, default, examples ...) are
-// ignored; a constraint it cannot enforce (pattern, minimum, uniqueItems
-// ...) is an error naming it, so a schema is never quietly weakened.
+// minimum, maximum and their exclusive forms on integers, minLength and
+// maxLength, and the formats date, time, date-time and uuid. Annotations
+// (title, description, default, examples ...) are ignored; a constraint
+// it cannot enforce (pattern, bounds on other numbers, uniqueItems ...)
+// is an error naming it, so a schema is never quietly weakened.
 func FromJSONSchema(schema []byte) (*Grammar, error) {
 	src, err := SchemaGBNF(schema)
 	if err != nil {
@@ -318,7 +320,7 @@ var (
 	annotations = map[string]bool{"title": true, "description": true, "default": true, "examples": true, "$schema": true,
 		"$id": true, "$comment": true, "deprecated": true, "readOnly": true, "writeOnly": true, "$defs": true, "definitions": true,
 		"contentEncoding": true, "contentMediaType": true, "discriminator": true, "nullable": true, "strict": true}
-	unenforced = []string{"pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems",
+	unenforced = []string{"pattern", "multipleOf", "uniqueItems",
 		"contains", "minContains", "maxContains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
 		"dependencies", "patternProperties", "propertyNames", "minProperties", "maxProperties", "unevaluatedProperties",
 		"unevaluatedItems", "additionalItems"}
@@ -423,13 +425,136 @@ func (c *converter) visitObject(o *object, name string, depth int) (string, erro
 		return c.arrayRule(o, name, depth)
 	case "string":
 		return c.stringRule(o, name)
-	case "integer", "number", "boolean", "null":
+	case "integer":
+		return c.integerRule(o, name)
+	case "number", "boolean", "null":
+		for _, k := range boundKeys {
+			if has(o, k) {
+				return "", fmt.Errorf("json schema: %q (in %s) is supported on integers only", k, name)
+			}
+		}
 		return typ.(string), nil
 	}
 	return "", fmt.Errorf("json schema: type %s in %s is not one of object, array, string, integer, number, boolean, null", jsonText(typ), name)
 }
 
 func has(o *object, k string) bool { _, ok := o.get(k); return ok }
+
+var boundKeys = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+
+// integerRule is an integer, within minimum and maximum (exclusive ones
+// included) when the schema gives them, within 16 digits otherwise.
+func (c *converter) integerRule(o *object, name string) (string, error) {
+	const limit = 1e16 - 1 // the digits integer allows
+	lo, hi := -limit, limit
+	bounded := false
+	for _, k := range boundKeys {
+		v, ok := o.get(k)
+		if !ok {
+			continue
+		}
+		n, isNum := v.(json.Number)
+		f, err := n.Float64()
+		if !isNum || err != nil {
+			return "", fmt.Errorf("json schema: %s in %s must be a number", k, name)
+		}
+		bounded = true
+		switch k {
+		case "minimum":
+			lo = max(lo, math.Ceil(f))
+		case "exclusiveMinimum":
+			lo = max(lo, math.Floor(f)+1)
+		case "maximum":
+			hi = min(hi, math.Floor(f))
+		case "exclusiveMaximum":
+			hi = min(hi, math.Ceil(f)-1)
+		}
+	}
+	if !bounded {
+		return "integer", nil
+	}
+	if lo > hi {
+		return "", fmt.Errorf("json schema: no integer in %s lies within its bounds", name)
+	}
+	lo, hi = max(lo, -limit), min(hi, limit)
+	var alts []string
+	if lo < 0 {
+		// Negative numbers: "-" then the magnitudes from max(1, -hi) to -lo.
+		alts = append(alts, `"-" ( `+digitRange(uint64(max(1, -hi)), uint64(-lo))+` )`)
+	}
+	if hi >= 0 {
+		alts = append(alts, digitRange(uint64(max(0, lo)), uint64(hi)))
+	}
+	return c.add(name, strings.Join(alts, " | ")), nil
+}
+
+// digitRange is the decimal numerals (no leading zeros) of the integers
+// from lo to hi, one alternative per run of numerals of one length.
+func digitRange(lo, hi uint64) string {
+	var alts []string
+	for l := len(strconv.FormatUint(lo, 10)); l <= len(strconv.FormatUint(hi, 10)); l++ {
+		a, b := uint64(math.Pow10(l-1)), uint64(math.Pow10(l))-1
+		if l == 1 {
+			a = 0
+		}
+		a, b = max(a, lo), min(b, hi)
+		if a <= b {
+			alts = append(alts, sameLength(strconv.FormatUint(a, 10), strconv.FormatUint(b, 10))...)
+		}
+	}
+	return strings.Join(alts, " | ")
+}
+
+// sameLength is numerals of one length from a to b as GBNF sequences.
+func sameLength(a, b string) []string {
+	if a == b {
+		return []string{gbnfString(a)}
+	}
+	p := 0
+	for a[p] == b[p] {
+		p++
+	}
+	prefix := ""
+	if p > 0 {
+		prefix = gbnfString(a[:p]) + " "
+	}
+	a, b = a[p:], b[p:]
+	n := len(a) - 1
+	any := func(k int) string {
+		if k == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" [0-9]{%d}", k)
+	}
+	class := func(x, y byte) string {
+		if x == y {
+			return gbnfString(string(x))
+		}
+		return fmt.Sprintf("[%c-%c]", x, y)
+	}
+	var first, last []string
+	lo, hi := a[0], b[0]
+	if strings.Trim(a[1:], "0") != "" {
+		// a's first digit, then at least the rest of a.
+		for _, r := range sameLength(a[1:], strings.Repeat("9", n)) {
+			first = append(first, prefix+gbnfString(a[:1])+" ( "+r+" )")
+		}
+		lo++
+	}
+	if strings.Trim(b[1:], "9") != "" {
+		// b's first digit, then at most the rest of b.
+		for _, r := range sameLength(strings.Repeat("0", n), b[1:]) {
+			last = append(last, prefix+gbnfString(b[:1])+" ( "+r+" )")
+		}
+		hi--
+	}
+	out := first
+	if lo <= hi {
+		out = append(out, prefix+class(lo, hi)+any(n))
+	}
+	out = append(out, last...)
+	return out
+}
 
 // ref resolves a local reference (#/$defs/X, #/definitions/X, #) to its
 // rule, made once: recursive schemas become recursive rules.

@@ -2,7 +2,9 @@ package grammar
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,7 +13,7 @@ const testSchema = `{
   "type": "object",
   "properties": {
     "name": {"type": "string", "maxLength": 12},
-    "age": {"type": "integer"},
+    "age": {"type": "integer", "minimum": -1, "exclusiveMaximum": 150},
     "color": {"enum": ["red", "green", "blue", null, 7]},
     "tags": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 4}, "maxItems": 3},
     "address": {
@@ -102,7 +104,7 @@ func TestSchemaGrammarAccepts(t *testing.T) {
 	base := `"name":"Ann","color":"red","address":{"street":"Main"},"kind":"person"`
 	for doc, want := range map[string]bool{
 		`{` + base + `}`: true,
-		`{"name": "Ann", "age": -12, "color": null, "tags": ["a", "bc"],` + "\n" + `  "address": {"street": "Main", "zip": null}, "born": "2024-02-29", "kind": "person"}`:                                            true,
+		`{"name": "Ann", "age": 149, "color": null, "tags": ["a", "bc"],` + "\n" + `  "address": {"street": "Main", "zip": null}, "born": "2024-02-29", "kind": "person"}`:                                            true,
 		`{"name":"Ann","color":7,"address":{"street":"x","zip":"123e4567-e89b-12d3-a456-426614174000"},"kind":"person","tree":{"v":1,"kids":[{"v":2},{"v":3,"kids":[]}]},"either":[4,null],"extra":{"a":true,"b":3}}`: true,
 		`{"name":"Ann","color":"red","address":{"street":"Main"},"kind":"person","extra":{"a":false,"a":1}}`:                                                                                                          false, // a known key again
 		`{"name":"Ann","color":"pink","address":{"street":"Main"},"kind":"person"}`:                                                                                                                                   false,
@@ -130,7 +132,7 @@ func TestSchemaGrammarAccepts(t *testing.T) {
 func TestSchemaErrors(t *testing.T) {
 	for schema, says := range map[string]string{
 		`{"type":"string","pattern":"^a"}`:                 `"pattern"`,
-		`{"type":"integer","minimum":3}`:                   `"minimum"`,
+		`{"type":"number","minimum":3}`:                    `"minimum"`,
 		`{"type":"object","required":["x"]}`:               `"x"`,
 		`{"$ref":"#/$defs/missing"}`:                       "leads nowhere",
 		`{"$ref":"https://example.com/s.json"}`:            "only references inside",
@@ -160,5 +162,67 @@ func TestJSONObject(t *testing.T) {
 		if ok, _ := Match(g, doc); ok != want {
 			t.Errorf("%s: %v, want %v", doc, ok, want)
 		}
+	}
+}
+
+// Integer bounds: exactly the integers within them, checked around the
+// bounds and at random inside and out.
+func TestIntegerBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cases := [][2]int64{{0, 0}, {1, 9}, {0, 100}, {7, 7}, {-5, 5}, {-100, -10}, {105, 399}, {19, 2001}, {1000, 1000}, {-1, 0}}
+	for range 30 {
+		a := rng.Int64N(2000000) - 1000000
+		cases = append(cases, [2]int64{a, a + rng.Int64N(1000000)})
+	}
+	for _, c := range cases {
+		schema := fmt.Sprintf(`{"type":"integer","minimum":%d,"maximum":%d}`, c[0], c[1])
+		g, err := FromJSONSchema([]byte(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		probe := []int64{c[0] - 1, c[0], c[0] + 1, c[1] - 1, c[1], c[1] + 1, 0, -1, 1}
+		for range 40 {
+			probe = append(probe, c[0]+rng.Int64N(c[1]-c[0]+1), c[0]-rng.Int64N(1000)-1, c[1]+rng.Int64N(1000)+1)
+		}
+		for _, x := range probe {
+			ok, _ := Match(g, strconv.FormatInt(x, 10))
+			if want := x >= c[0] && x <= c[1]; ok != want {
+				t.Fatalf("[%d, %d]: %d matched %v", c[0], c[1], x, ok)
+			}
+		}
+		for _, bad := range []string{"01", "-0", "+1", "1.0", ""} {
+			if ok, _ := Match(g, bad); ok {
+				t.Fatalf("[%d, %d]: %q matched", c[0], c[1], bad)
+			}
+		}
+	}
+	// One-sided and exclusive bounds.
+	for schema, in := range map[string][]int64{
+		`{"type":"integer","minimum":0}`:                               {0, 1, 99999},
+		`{"type":"integer","exclusiveMinimum":0,"exclusiveMaximum":3}`: {1, 2},
+		`{"type":"integer","maximum":-2}`:                              {-2, -3, -123456},
+		`{"type":"integer","minimum":1.5}`:                             {2, 10},
+	} {
+		g, err := FromJSONSchema([]byte(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range in {
+			if ok, _ := Match(g, strconv.FormatInt(x, 10)); !ok {
+				t.Errorf("%s: %d refused", schema, x)
+			}
+		}
+		for _, x := range []int64{-1, 3, -1, 1} {
+			ok, _ := Match(g, strconv.FormatInt(x, 10))
+			if err := Validate([]byte(schema), []byte(strconv.FormatInt(x, 10))); (err == nil) != ok {
+				t.Errorf("%s: %d matched %v, the validator says %v", schema, x, ok, err)
+			}
+		}
+	}
+	if _, err := FromJSONSchema([]byte(`{"type":"number","minimum":1}`)); err == nil || !strings.Contains(err.Error(), "integers only") {
+		t.Errorf("number bounds: %v", err)
+	}
+	if _, err := FromJSONSchema([]byte(`{"type":"integer","minimum":5,"maximum":4}`)); err == nil {
+		t.Error("an empty range accepted")
 	}
 }

@@ -150,6 +150,18 @@ func (v *validator) check(s, d any, path string, depth int) error {
 		if err := inBounds(o, "minItems", "maxItems", len(dv), path); err != nil {
 			return err
 		}
+	case json.Number:
+		x, _ := dv.Float64()
+		for _, k := range boundKeys {
+			b, ok := o.get(k)
+			if !ok {
+				continue
+			}
+			f, _ := b.(json.Number).Float64()
+			if (k == "minimum" && x < f) || (k == "maximum" && x > f) || (k == "exclusiveMinimum" && x <= f) || (k == "exclusiveMaximum" && x >= f) {
+				return fmt.Errorf("%s: %s is outside %s %s", path, dv, k, b)
+			}
+		}
 	case string:
 		if err := inBounds(o, "minLength", "maxLength", utf8.RuneCountInString(dv), path); err != nil {
 			return err
