@@ -41,16 +41,8 @@ func InterleavedQ4_0Dot(w []byte, nrows, n, g0, g1 int, tile []byte, m int, out 
 		panic(fmt.Sprintf("quant: InterleavedQ4_0Dot of groups [%d, %d) of %d x %d values, %d tokens: %d weight, %d tile bytes, %d outputs (stride %d)",
 			g0, g1, nrows, n, m, len(w), len(tile), len(out), stride))
 	}
-	if g0 == g1 {
-		return
-	}
-	if nb == 0 {
-		for t := 0; t < m; t++ {
-			clear(out[t*stride+InterleavedRows*g0 : t*stride+end])
-		}
-		return
-	}
-	k := func(w []byte, ngroups int, out []float32, stride int) {
+	groupRuns(nrows, g0, g1, m, nb == 0, out, stride, func(g, ngroups int, out []float32, stride int) {
+		w := w[g*nb*groupBlockBytes:]
 		if InterleavedFast() {
 			asmInterleaved[m](&w[0], &tile[0], nb, ngroups, &out[0], stride)
 			return
@@ -60,15 +52,33 @@ func InterleavedQ4_0Dot(w []byte, nrows, n, g0, g1 int, tile []byte, m int, out 
 				interleavedGroupGo(w[g*nb*groupBlockBytes:], tile, nb, m, t, out[t*stride+InterleavedRows*g:][:InterleavedRows])
 			}
 		}
+	})
+}
+
+// groupRuns computes groups [g0, g1) of an interleaved matrix of nrows
+// rows for m <= 8 tokens, token t's row r at out[t·stride+r], through k,
+// which computes ngroups whole groups from group g into out (the groups'
+// first row at out[0]): the full groups at once, then a padded last group
+// through a buffer, keeping its real rows. With empty rows (no values)
+// every output is zero.
+func groupRuns(nrows, g0, g1, m int, empty bool, out []float32, stride int, k func(g, ngroups int, out []float32, stride int)) {
+	end := min(InterleavedRows*g1, nrows)
+	if g0 == g1 {
+		return
+	}
+	if empty {
+		for t := 0; t < m; t++ {
+			clear(out[t*stride+InterleavedRows*g0 : t*stride+end])
+		}
+		return
 	}
 	full := min(g1, nrows/InterleavedRows)
 	if g0 < full {
-		k(w[g0*nb*groupBlockBytes:], full-g0, out[InterleavedRows*g0:], stride)
+		k(g0, full-g0, out[InterleavedRows*g0:], stride)
 	}
 	if full < g1 {
-		// The padded last group: through a buffer, keeping its real rows.
 		var tmp [8 * InterleavedRows]float32
-		k(w[full*nb*groupBlockBytes:], 1, tmp[:], InterleavedRows)
+		k(full, 1, tmp[:], InterleavedRows)
 		base := InterleavedRows * full
 		for t := 0; t < m; t++ {
 			copy(out[t*stride+base:t*stride+end], tmp[t*InterleavedRows:])

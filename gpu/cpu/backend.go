@@ -59,8 +59,8 @@ func (b *Backend) Name() string { return fmt.Sprintf("cpu(%d threads)", b.thread
 
 // Weight copies data into the backend's memory, or with Options.Mapped
 // keeps it as it is (never writing to it), copying only data that is not
-// aligned for its element type. Copied Q4_0 matrices may be stored
-// interleaved (weights_interleaved.go).
+// aligned for its element type. Copied Q4_0 and Q4_K matrices may be
+// stored interleaved (weights_interleaved.go).
 func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (gpu.Buffer, error) {
 	n, err := checkShape(typ, shape)
 	if err != nil {
@@ -70,7 +70,7 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 		return nil, fmt.Errorf("cpu: weight %s: %s%v takes %d bytes, got %d", name, typ, shape, n, len(data))
 	}
 	if interleaves(b, typ, shape) {
-		return interleavedWeight(b, name, shape, data), nil
+		return interleavedWeight(b, name, typ, shape, data), nil
 	}
 	if align := min(typ.TypeSize(), 4); !b.mapped || typ.BlockSize() == 1 && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%uintptr(align) != 0 {
 		c := alignedBytes(n)

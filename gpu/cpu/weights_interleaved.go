@@ -3,23 +3,23 @@ package cpu
 import (
 	"sync"
 
-	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 )
 
-// Interleaved Q4_0 weights. Like llama.cpp's CPU backend, which repacks
-// Q4_0 matrices at load into its "repack" buffers, the backend stores a
-// copied Q4_0 matrix with sixteen rows side by side (quant's interleaved
-// layout) when this CPU has the kernels for it: products then take many
-// tokens per unpacked block with no horizontal sums, and compute the same
-// float sums as llama.cpp's repacked kernels (which it runs for matrices
-// and for stacks of expert matrices alike). Each matrix of a stack {K, N,
-// E} is interleaved on its own. Mapped weights stay as the file has them,
-// and so do matrices llama.cpp would not repack (rows not a multiple of 8).
-// llama.cpp keeps a stack that a batched MatMul reads (MLA's per-head
-// projections) in GGUF order too; Weight cannot tell it from experts, so
-// such a product reads a copy in GGUF order (plain), made once.
+// Interleaved weights. Like llama.cpp's CPU backend, which repacks Q4_0
+// and Q4_K matrices at load into its "repack" buffers, the backend stores
+// a copied Q4_0 or Q4_K matrix with sixteen rows side by side (quant's
+// interleaved layouts) when this CPU has the kernels for it: products then
+// take several tokens per unpacked block with no horizontal sums, and
+// compute the same float sums as llama.cpp's repacked kernels (which it
+// runs for matrices and for stacks of expert matrices alike). Each matrix
+// of a stack {K, N, E} is interleaved on its own. Mapped weights stay as
+// the file has them, and so do matrices llama.cpp would not repack (rows
+// not a multiple of 8). llama.cpp keeps a stack that a batched MatMul
+// reads (MLA's per-head projections) in GGUF order too; Weight cannot tell
+// it from experts, so such a product reads a copy in GGUF order (plain),
+// made once.
 //
 // Only MatMul and MatMulID (as W) and Embed (as Table) read an interleaved
 // buffer, and only whole (not through a view); Read gives the bytes back
@@ -28,20 +28,22 @@ import (
 // interleaves reports whether Weight stores a weight of typ and shape
 // interleaved.
 func interleaves(b *Backend, typ gpu.Type, shape [4]int) bool {
-	return !b.mapped && typ == gguf.Q4_0 && shape[3] == 1 &&
-		quant.Interleavable(shape[1]) && quant.InterleavedFast()
+	return !b.mapped && shape[3] == 1 && quant.Interleaves(typ, shape[1])
 }
 
-// matrixBytes is the size of one interleaved matrix of a weight of shape.
-func matrixBytes(shape [4]int) int { return quant.InterleavedQ4_0Bytes(shape[1], shape[0]) }
+// matrixBytes is the size of one interleaved matrix of a weight of typ
+// and shape.
+func matrixBytes(typ gpu.Type, shape [4]int) int {
+	return quant.InterleavedBytes(typ, shape[1], shape[0])
+}
 
-func interleavedWeight(b *Backend, name string, shape [4]int, data []byte) *buffer {
-	mb, src := matrixBytes(shape), gguf.Q4_0.RowBytes(shape[0])*shape[1]
+func interleavedWeight(b *Backend, name string, typ gpu.Type, shape [4]int, data []byte) *buffer {
+	mb, src := matrixBytes(typ, shape), typ.RowBytes(shape[0])*shape[1]
 	c := alignedBytes(shape[2] * mb)
 	for e := 0; e < shape[2]; e++ {
-		quant.InterleaveQ4_0(c[e*mb:(e+1)*mb], data[e*src:(e+1)*src], shape[1], shape[0])
+		quant.Interleave(typ, c[e*mb:(e+1)*mb], data[e*src:(e+1)*src], shape[1], shape[0])
 	}
-	return &buffer{name: name, typ: gguf.Q4_0, shape: shape, data: c, readOnly: true, owner: b, interleaved: &plainCopy{}}
+	return &buffer{name: name, typ: typ, shape: shape, data: c, readOnly: true, owner: b, interleaved: &plainCopy{}}
 }
 
 // plainCopy is an interleaved weight's bytes in GGUF order, made on first
@@ -65,14 +67,14 @@ func (b *buffer) plain() []byte {
 // matrices) to dst in GGUF order.
 func (b *buffer) row(dst []byte, i int) {
 	e, r := i/b.shape[1], i%b.shape[1]
-	mb := matrixBytes(b.shape)
-	quant.InterleavedQ4_0Row(dst, b.data[e*mb:(e+1)*mb], b.shape[0], r)
+	mb := matrixBytes(b.typ, b.shape)
+	quant.InterleavedRow(b.typ, dst, b.data[e*mb:(e+1)*mb], b.shape[0], r)
 }
 
 // readInterleaved copies bytes [off, off+len(dst)) of the weight in GGUF
 // order out of an interleaved buffer.
 func (b *buffer) readInterleaved(off int, dst []byte) {
-	rb := gguf.Q4_0.RowBytes(b.shape[0])
+	rb := b.typ.RowBytes(b.shape[0])
 	row := make([]byte, rb)
 	for len(dst) > 0 {
 		b.row(row, off/rb)
@@ -118,7 +120,7 @@ func interleavedRows(t *gpu.Tensor, nth int) func(w, i int) []byte {
 	b := t.Root().Buf.(*buffer)
 	bufs := make([][]byte, nth)
 	for i := range bufs {
-		bufs[i] = make([]byte, gguf.Q4_0.RowBytes(b.shape[0]))
+		bufs[i] = make([]byte, b.typ.RowBytes(b.shape[0]))
 	}
 	return func(w, i int) []byte {
 		b.row(bufs[w], i)
