@@ -1,73 +1,24 @@
 // Out[n, b, t] = Σ_k W[k, n, b] · In[k, b, t] for the many tokens of a
 // prefill: a threadgroup of 256 threads computes a tile of 64 rows by 64
-// tokens, so each weight is read and decoded once per 64 tokens where the
-// matvec (matmul.metal) reads it once per token. K is walked 32 values at
-// a time: the threads decode the weights' 64×32 slice into threadgroup
-// memory as floats (dq of the weight type) and copy the activations'
-// 32×64 slice beside it, then each thread multiplies its 4×4 block of the
-// tile out of threadgroup memory. A slice is summed on its own before it
-// joins the total: long runs of f32 sums drift further from the matvec's
-// (and the CPU's) than sums of sums. Words: matmulParams.
+// tokens (tile_simdgroup with SIMD-group matrices, else tile_scalar), so
+// each weight is read and decoded once per 64 tokens where the matvec
+// (matmul.metal) reads it once per token. Words: matmulParams.
 //!threads 256
 //!threadgroup 0 8192
 //!threadgroup 1 8192
+//!threadgroup 2 2048
 //!decode
-#define TILE 64
-#define TILE_K 32
-#define QUADS 16
-
+//!tilemul
 kernel void matmul_tiled(constant Params& P [[buffer(0)]], device const uchar* W [[buffer(2)]],
     device const float* X [[buffer(3)]], device float* O [[buffer(4)]],
-    threadgroup float4* ws [[threadgroup(0)]], threadgroup float4* xs [[threadgroup(1)]],
-    uint3 tg [[threadgroup_position_in_grid]], uint li [[thread_index_in_threadgroup]]) {
-    uint N = P.N;
-    uint T = P.T;
-    uint K = P.K;
-    uint tiles = (N + TILE - 1) / TILE;
-    uint ttiles = (T + TILE - 1) / TILE;
-    uint n0 = (tg.x % tiles) * TILE;
-    uint t0 = (tg.x / tiles % ttiles) * TILE;
+    threadgroup float* ws [[threadgroup(0)]], threadgroup float* xs [[threadgroup(1)]],
+    threadgroup float* cs [[threadgroup(2)]],
+    uint3 tg [[threadgroup_position_in_grid]], uint li [[thread_index_in_threadgroup]],
+    uint sg [[simdgroup_index_in_threadgroup]], uint sl [[thread_index_in_simdgroup]]) {
+    uint tiles = (P.N + 63) / 64;
+    uint ttiles = (P.T + 63) / 64;
+    uint n0 = (tg.x % tiles) * 64;
+    uint t0 = (tg.x / tiles % ttiles) * 64;
     uint b = tg.x / (tiles * ttiles);
-    // Loads: four threads a row (and a column), eight values each. Rows and
-    // tokens past the edge repeat the last one; their sums are dropped.
-    uint lr = li / 4;
-    uint lp = li % 4;
-    uint rb = P.Base + (b * N + min(n0 + lr, N - 1)) * P.RowBytes;
-    uint xo = at(P.In, 0, b, min(t0 + lr, T - 1), 0);
-    // The thread's 4×4 block: a row quad and a column quad. The 32 threads
-    // of a SIMD-group take 8 row quads by 4 column quads.
-    uint mr = li % 8 + 8 * ((li / 32) % 2);
-    uint mt = (li / 8) % 4 + 4 * (li / 64);
-    float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-    for (uint k0 = 0; k0 < K; k0 += TILE_K) {
-        for (uint i = 0; i < 8; i++) {
-            uint k = k0 + 8 * lp + i;
-            uint slot = (8 * lp + i) * QUADS + lr / 4;
-            ws[slot][lr % 4] = k < K ? dq(W, rb, k) : 0.0f;
-            xs[slot][lr % 4] = k < K ? X[xo + k] : 0.0f;
-        }
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-        float4 p0 = 0.0f, p1 = 0.0f, p2 = 0.0f, p3 = 0.0f;
-        for (uint kk = 0; kk < TILE_K; kk++) {
-            float4 w = ws[kk * QUADS + mr];
-            float4 x = xs[kk * QUADS + mt];
-            p0 += w * x.x;
-            p1 += w * x.y;
-            p2 += w * x.z;
-            p3 += w * x.w;
-        }
-        a0 += p0;
-        a1 += p1;
-        a2 += p2;
-        a3 += p3;
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-    }
-    float4 acc[4] = {a0, a1, a2, a3};
-    for (uint j = 0; j < 4; j++) {
-        uint t = t0 + 4 * mt + j;
-        for (uint i = 0; i < 4 && t < T; i++) {
-            uint n = n0 + 4 * mr + i;
-            if (n < N) O[at(P.Out, n, b, t, 0)] = acc[j][i];
-        }
-    }
+    tile_product(P, W, X, O, ws, xs, cs, n0, t0, b, li, sg, sl);
 }

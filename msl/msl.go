@@ -13,7 +13,9 @@
 // (without .metal); `//!decode` and `//!dot` prepend the element decoder
 // (decode_TYPE) and the matvec part (dot_TYPE) of the weight or cache
 // type the kernel is built for; `//!reduce` prepends reduce_simd where the
-// device has SIMD-group reductions, else reduce_shared. A kernel file
+// device has SIMD-group reductions, else reduce_shared; `//!tilemul`
+// prepends tile_simdgroup where it has SIMD-group matrices, else
+// tile_scalar. A kernel file
 // also says how it is dispatched: `//!threads N`, the threads of a
 // threadgroup, and `//!threadgroup I BYTES`, the threadgroup memory its
 // argument [[threadgroup(I)]] takes. Each kernel reads its parameters
@@ -58,9 +60,17 @@ type Kernel struct {
 	Files []string
 }
 
+// Features are the optional features of a device the kernels use.
+type Features struct {
+	// SIMD: SIMD-group reductions (simd_sum and kin, SIMD-groups of 32).
+	SIMD bool
+	// Matrix: SIMD-group matrices (simdgroup_float8x8, Apple7 on).
+	Matrix bool
+}
+
 // Load assembles kernel name for the weight or cache type decode ("" for
-// a kernel of none), with SIMD-group reductions where simd is set.
-func Load(name, decode string, simd bool) (*Kernel, error) {
+// a kernel of none), using the device features f.
+func Load(name, decode string, feat Features) (*Kernel, error) {
 	k := &Kernel{Name: name}
 	seen := map[string]bool{}
 	var b strings.Builder
@@ -83,11 +93,11 @@ func Load(name, decode string, simd bool) (*Kernel, error) {
 			if !ok {
 				continue
 			}
-			f := strings.Fields(d)
-			if len(f) == 0 {
+			fields := strings.Fields(d)
+			if len(fields) == 0 {
 				continue
 			}
-			if err := k.directive(n, f, decode, simd, top, func(part string) error { return add(part, false) }); err != nil {
+			if err := k.directive(n, fields, decode, feat, top, func(part string) error { return add(part, false) }); err != nil {
 				return err
 			}
 		}
@@ -117,7 +127,7 @@ func Load(name, decode string, simd bool) (*Kernel, error) {
 }
 
 // directive applies one directive line (its fields f) of file n.
-func (k *Kernel) directive(n string, f []string, decode string, simd, top bool, use func(string) error) error {
+func (k *Kernel) directive(n string, f []string, decode string, feat Features, top bool, use func(string) error) error {
 	switch f[0] {
 	case "use":
 		if len(f) != 2 {
@@ -130,10 +140,15 @@ func (k *Kernel) directive(n string, f []string, decode string, simd, top bool, 
 		}
 		return use(f[0] + "_" + decode)
 	case "reduce":
-		if simd {
+		if feat.SIMD {
 			return use("reduce_simd")
 		}
 		return use("reduce_shared")
+	case "tilemul":
+		if feat.Matrix {
+			return use("tile_simdgroup")
+		}
+		return use("tile_scalar")
 	case "threads", "threadgroup":
 		if !top {
 			return fmt.Errorf("msl: %s: only a kernel file says how it is dispatched", n)

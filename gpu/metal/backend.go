@@ -15,8 +15,9 @@ type Options struct {
 	// wrapped in below the device's largest buffer, so tests split small
 	// weights into segments as weights past the device's limit are split.
 	MaxBuffer int
-	// NoSIMD builds the kernels without SIMD-group reductions even where
-	// the device has them, as on devices without (tests of that path).
+	// NoSIMD builds the kernels without SIMD-group functions (reductions
+	// and matrices) even where the device has them, as on devices without
+	// (tests of that path).
 	NoSIMD bool
 }
 
@@ -52,12 +53,18 @@ func (b *Backend) CopiesWeights() bool { return false }
 
 // Describe writes the device, its family and the limits that matter.
 func (b *Backend) Describe(w io.Writer) {
-	fmt.Fprintf(w, "metal device: %s (%s); SIMD-group reductions %v; max buffer %d MiB\n",
-		b.dev.name(), b.dev.family(), b.simd(), b.bufferLimit()>>20)
+	f := b.features()
+	fmt.Fprintf(w, "metal device: %s (%s); SIMD-group reductions %v, matrices %v; max buffer %d MiB\n",
+		b.dev.name(), b.dev.family(), f.SIMD, f.Matrix, b.bufferLimit()>>20)
 }
 
-// simd reports whether the kernels are built with SIMD-group reductions.
-func (b *Backend) simd() bool { return b.dev.simdReduce() && !b.opts.NoSIMD }
+// features are the device features the kernels are built with.
+func (b *Backend) features() msl.Features {
+	if b.opts.NoSIMD {
+		return msl.Features{}
+	}
+	return b.dev.features()
+}
 
 // bufferLimit is the largest buffer a weight is wrapped in: the device's,
 // or the smaller one a test asked for.
@@ -106,7 +113,7 @@ func (b *Backend) kernel(name, decode string) (*kernelPipe, error) {
 	if p := b.pipes[key]; p != nil {
 		return p, nil
 	}
-	src, k, err := kernelSource(name, decode, b.simd())
+	src, k, err := kernelSource(name, decode, b.features())
 	if err != nil {
 		return nil, err
 	}
@@ -119,9 +126,10 @@ func (b *Backend) kernel(name, decode string) (*kernelPipe, error) {
 	return p, nil
 }
 
-// kernelSource is kernel name's full source for decode: the prelude, its
-// parameter struct (kernelParams) and the assembled MSL.
-func kernelSource(name, decode string, simd bool) (string, *msl.Kernel, error) {
+// kernelSource is kernel name's full source for decode and the device
+// features f: the prelude, its parameter struct (kernelParams) and the
+// assembled MSL.
+func kernelSource(name, decode string, f msl.Features) (string, *msl.Kernel, error) {
 	prm, ok := kernelParams[name]
 	if !ok {
 		return "", nil, fmt.Errorf("kernel %s has no parameter struct in kernelParams", name)
@@ -130,7 +138,7 @@ func kernelSource(name, decode string, simd bool) (string, *msl.Kernel, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("kernel %s: %w", name, err)
 	}
-	k, err := msl.Load(name, decode, simd)
+	k, err := msl.Load(name, decode, f)
 	if err != nil {
 		return "", nil, err
 	}

@@ -11,9 +11,10 @@ type device interface {
 	// name and family say what the device is (-v prints them).
 	name() string
 	family() string
-	// simdReduce reports SIMD-group reductions (simd_sum and kin), which
-	// the kernels use where the device has them (msl's //!reduce).
-	simdReduce() bool
+	// features are the optional features the kernels use where the
+	// device has them: SIMD-group reductions (msl's //!reduce) and
+	// matrices (//!tilemul).
+	features() msl.Features
 	// maxBuffer is the largest buffer the device makes, in bytes.
 	maxBuffer() int
 	// alloc makes a zero-filled buffer of n bytes the host sees too.

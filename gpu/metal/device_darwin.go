@@ -158,7 +158,7 @@ func errorText(e objc.ID) string {
 type mtlDevice struct {
 	dev, queue objc.ID
 	devName    string
-	simd       bool
+	feat       msl.Features
 	fam        string
 	maxLen     int
 	// last is the last command buffer committed (retained), which wait
@@ -190,8 +190,12 @@ func openDevice() (*mtlDevice, error) {
 	supports := func(f int64) bool { return objc.Send[bool](dev, sel.supportsFamily, f) }
 	switch {
 	case supports(familyApple7):
-		// Apple silicon from M1 on: SIMD-groups of 32 with reductions.
-		d.fam, d.simd = "Apple7 or later", true
+		// Apple silicon from M1 on: SIMD-groups of 32, their reductions and
+		// matrices, where the compiler takes them (a virtual machine's
+		// paravirtual GPU may lack the matrices).
+		d.fam = "Apple7 or later"
+		d.feat.SIMD = d.compiles(probeReduce)
+		d.feat.Matrix = d.compiles(probeMatrix)
 	case supports(familyMac2):
 		d.fam = "Mac2"
 	default:
@@ -208,10 +212,41 @@ func openDevice() (*mtlDevice, error) {
 	return d, nil
 }
 
-func (d *mtlDevice) name() string     { return d.devName }
-func (d *mtlDevice) family() string   { return d.fam }
-func (d *mtlDevice) simdReduce() bool { return d.simd }
-func (d *mtlDevice) maxBuffer() int   { return d.maxLen }
+func (d *mtlDevice) name() string           { return d.devName }
+func (d *mtlDevice) family() string         { return d.fam }
+func (d *mtlDevice) features() msl.Features { return d.feat }
+func (d *mtlDevice) maxBuffer() int         { return d.maxLen }
+
+// Kernels that use one optional feature each, which the device has when
+// the Metal compiler takes them.
+const (
+	probeReduce = `#include <metal_stdlib>
+using namespace metal;
+kernel void probe(device float* x [[buffer(0)]], uint i [[thread_index_in_simdgroup]]) { x[i] = simd_sum(x[i]); }
+`
+	probeMatrix = `#include <metal_stdlib>
+using namespace metal;
+kernel void probe(device float* x [[buffer(0)]]) {
+    simdgroup_float8x8 a;
+    simdgroup_load(a, x, 8);
+    simdgroup_multiply_accumulate(a, a, a, a);
+    simdgroup_store(a, x, 8);
+}
+`
+)
+
+// compiles reports whether the Metal compiler builds src.
+func (d *mtlDevice) compiles(src string) bool {
+	text := nsString(src)
+	defer text.Send(sel.release)
+	var nserr objc.ID
+	lib := d.dev.Send(sel.newLibraryWithSource, text, objc.ID(0), unsafe.Pointer(&nserr))
+	if lib == 0 {
+		return false
+	}
+	lib.Send(sel.release)
+	return true
+}
 
 // mtlMem is an MTLBuffer and the host's view of it.
 type mtlMem struct {

@@ -34,17 +34,18 @@ import (
 // emuDevice is a device whose kernels run on the CPU.
 type emuDevice struct {
 	maxBuf int
-	simd   bool
 	err    error
 }
 
-func newEmuDevice(simd bool) *emuDevice { return &emuDevice{maxBuf: 1 << 30, simd: simd} }
+func newEmuDevice() *emuDevice { return &emuDevice{maxBuf: 1 << 30} }
 
-func (d *emuDevice) name() string     { return "emulated on the CPU" }
-func (d *emuDevice) family() string   { return "none" }
-func (d *emuDevice) simdReduce() bool { return d.simd }
-func (d *emuDevice) maxBuffer() int   { return d.maxBuf }
-func (d *emuDevice) close()           {}
+func (d *emuDevice) name() string   { return "emulated on the CPU" }
+func (d *emuDevice) family() string { return "none" }
+func (d *emuDevice) features() msl.Features {
+	return msl.Features{SIMD: true, Matrix: true}
+}
+func (d *emuDevice) maxBuffer() int { return d.maxBuf }
+func (d *emuDevice) close()         {}
 
 func (d *emuDevice) wait() error {
 	err := d.err
@@ -328,8 +329,8 @@ func prebuild() error {
 	units := map[string]string{}
 	for name, decs := range kernelDecoders {
 		for _, dec := range decs {
-			for _, simd := range []bool{false, true} {
-				src, k, err := kernelSource(name, dec, simd)
+			for _, f := range []msl.Features{{}, {SIMD: true, Matrix: true}} {
+				src, k, err := kernelSource(name, dec, f)
 				if err != nil {
 					return err
 				}

@@ -20,7 +20,7 @@ var kernelDecoders = map[string][]string{
 }
 
 // TestKernelBuilds assembles every build of every kernel, with and without
-// SIMD-group reductions, and checks what the host relies on: a parameter
+// SIMD-group functions, and checks what the host relies on: a parameter
 // struct in kernelParams that declares as MSL, the parameters at buffer 0
 // as constant Params&, the buffers from 2 on without a gap, and every
 // kernel of msl/ in kernelDecoders.
@@ -35,8 +35,8 @@ func TestKernelBuilds(t *testing.T) {
 	}
 	for _, name := range names {
 		for _, dec := range kernelDecoders[name] {
-			for _, simd := range []bool{false, true} {
-				src, k, err := kernelSource(name, dec, simd)
+			for _, f := range []msl.Features{{}, {SIMD: true, Matrix: true}} {
+				src, k, err := kernelSource(name, dec, f)
 				if err != nil {
 					t.Errorf("%s/%s: %v", name, dec, err)
 					continue

@@ -27,24 +27,25 @@ func onMetal(t *testing.T, o Options) func() gpu.Backend {
 func TestMetalDevice(t *testing.T) {
 	be := onMetal(t, Options{})().(*Backend)
 	defer be.Close()
-	t.Logf("%s: %s, SIMD-group reductions %v, max buffer %d MiB", be.dev.name(), be.dev.family(), be.simd(), be.dev.maxBuffer()>>20)
+	f := be.features()
+	t.Logf("%s: %s, SIMD-group reductions %v, matrices %v, max buffer %d MiB", be.dev.name(), be.dev.family(), f.SIMD, f.Matrix, be.dev.maxBuffer()>>20)
 }
 
 // TestMetalKernelsCompile builds every kernel for every type it takes,
-// with and without SIMD-group reductions where the device has them: the
+// with and without SIMD-group functions where the device has them: the
 // Metal compiler's word on the MSL the Linux tests compile as C++.
 func TestMetalKernelsCompile(t *testing.T) {
 	for _, simd := range []bool{false, true} {
 		be := onMetal(t, Options{NoSIMD: !simd})().(*Backend)
-		if simd && !be.simd() {
+		if f := be.features(); simd && !f.SIMD && !f.Matrix {
 			be.Close()
-			t.Log("this device has no SIMD-group reductions")
+			t.Log("this device has no SIMD-group functions")
 			continue
 		}
 		for name, decodes := range kernelDecoders {
 			for _, dec := range decodes {
 				if _, err := be.kernel(name, dec); err != nil {
-					t.Errorf("%s/%s (SIMD-group reductions %v): %v", name, dec, simd, err)
+					t.Errorf("%s/%s (%+v): %v", name, dec, be.features(), err)
 				}
 			}
 		}

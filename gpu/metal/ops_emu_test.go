@@ -11,7 +11,7 @@ import (
 // emulated makes backends on the emulated device (emu_test.go): the MSL
 // kernels compiled as C++ and run on the CPU.
 func emulated(o Options) func() gpu.Backend {
-	return func() gpu.Backend { return newBackend(newEmuDevice(true), o) }
+	return func() gpu.Backend { return newBackend(newEmuDevice(), o) }
 }
 
 // TestEmulatedOps runs the op suite on the MSL kernels, each output held

@@ -28,10 +28,13 @@ func runOps(t *testing.T, newBackend func() gpu.Backend) {
 	gputest.RunOpSuiteSubset(t, newBackend, nil, weightTypes)
 }
 
-// runOpsNoSIMD runs the products of a few tokens, the ones whose
-// reductions differ without SIMD-group functions.
+// runOpsNoSIMD runs the products again on kernels built without
+// SIMD-group functions: the matvecs' reductions through threadgroup
+// memory (products of a few tokens, by expert too) and the tiled products'
+// multiplication without SIMD-group matrices (of many).
 func runOpsNoSIMD(t *testing.T, newBackend func() gpu.Backend) {
-	gputest.Suite{Names: []string{"MatMul", "MatMulBatched", "MatMulStrided", "MatMulID"}, Types: weightTypes, MaxTokens: 5}.Run(t, newBackend)
+	gputest.Suite{Names: []string{"MatMul", "MatMulBatched", "MatMulStrided"}, Types: weightTypes}.Run(t, newBackend)
+	gputest.Suite{Names: []string{"MatMulID"}, Types: weightTypes, MaxTokens: 5}.Run(t, newBackend)
 }
 
 // runOpsSplit runs the ops that read weights with the buffers weights are
