@@ -24,6 +24,7 @@ func (s *Server) LoadModel(ref string, opts engine.Options) {
 // "loading" meanwhile. name is the id the model is served under.
 func (s *Server) LoadModelWith(name string, prepare func() (ref string, opts engine.Options, err error)) {
 	l := newLocal(name, s.cfg.MaxQueue)
+	l.queueTime = s.metrics.queue
 	s.mu.Lock()
 	if s.local != nil {
 		s.mu.Unlock()

@@ -35,6 +35,9 @@ type local struct {
 	// generation on a tiny model to last long enough to stop it.
 	pace time.Duration
 
+	// queueTime hears how long each request waited for its session.
+	queueTime *histogram
+
 	mu       sync.Mutex
 	idle     *sync.Cond        // signalled when a session comes back
 	free     []*engine.Session // sessions nobody holds
@@ -62,6 +65,7 @@ type ticket struct {
 	l   *local
 	ch  chan *engine.Session
 	err error
+	at  time.Time // when the request took it
 }
 
 // errBusy is returned when the queue is full.
@@ -82,7 +86,7 @@ func (l *local) enqueue() (*ticket, error) {
 	if len(l.waiting) >= l.maxQueue {
 		return nil, errBusy
 	}
-	t := &ticket{l: l, ch: make(chan *engine.Session, 1)}
+	t := &ticket{l: l, ch: make(chan *engine.Session, 1), at: time.Now()}
 	l.waiting = append(l.waiting, t)
 	l.handOut()
 	return t, nil
@@ -200,6 +204,9 @@ func (l *local) runTicket(ctx context.Context, t *ticket, req engine.Request, em
 	s, err := t.wait(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if l.queueTime != nil {
+		l.queueTime.observe(time.Since(t.at).Seconds())
 	}
 	defer l.release(s)
 	if pace := l.pace; pace > 0 && emit != nil {

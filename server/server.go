@@ -25,6 +25,7 @@ type Server struct {
 	cfg     Config
 	started time.Time
 	stats   counters
+	metrics *metrics
 
 	mu      sync.Mutex
 	local   *local
@@ -46,7 +47,7 @@ type Server struct {
 // New makes a server; load a model with LoadModel or let browser engines
 // register.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg.withDefaults(), started: time.Now(), conns: map[*wsConn]struct{}{}, idle: make(chan struct{})}
+	s := &Server{cfg: cfg.withDefaults(), started: time.Now(), metrics: newMetrics(), conns: map[*wsConn]struct{}{}, idle: make(chan struct{})}
 	s.cutCtx, s.cut = context.WithCancelCause(context.Background())
 	return s
 }
@@ -61,6 +62,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /ws", s.websocket)
 	mux.HandleFunc("GET /health", s.health)
 	mux.HandleFunc("GET /ready", s.ready)
+	mux.HandleFunc("GET /metrics", s.metricsPage)
 	page := http.FileServerFS(web.FS)
 	mux.Handle("GET /{$}", page)
 	for _, f := range []string{"app.js", "ember.js", "worker.js"} {
@@ -72,10 +74,10 @@ func (s *Server) Handler() http.Handler {
 }
 
 // openFiles hold no secret and answer without the API key: the page and
-// its scripts, so that the page can ask for the key, and the health
-// probes a load balancer sends.
+// its scripts, so that the page can ask for the key, the health probes a
+// load balancer sends and the metrics its scheduler scrapes.
 var openFiles = map[string]bool{"/": true, "/app.js": true, "/ember.js": true, "/worker.js": true, "/ember.wasm": true, "/wasm_exec.js": true,
-	"/health": true, "/ready": true}
+	"/health": true, "/ready": true, "/metrics": true}
 
 // guard applies what every route needs: the API key and a bounded body.
 // Unknown routes and methods answer in the same JSON error shape as the
@@ -262,6 +264,7 @@ func (s *Server) run(ctx context.Context, g generator, t *ticket, req engine.Req
 	}
 	defer s.finish()
 	s.stats.requests.Add(1)
+	began := time.Now()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(s.cutCtx, func() { cancel(errShutdown) })
@@ -304,6 +307,7 @@ func (s *Server) run(ctx context.Context, g generator, t *ticket, req engine.Req
 			s.stats.promptTokens.Add(int64(res.Stats.PromptTokens))
 			s.stats.generatedTokens.Add(int64(res.Stats.GeneratedTokens))
 		}
+		s.metrics.request(res, time.Since(began))
 	}
 	hook := func(r *engine.Result, e error) {
 		r, e = cutShort(r, e)
