@@ -150,7 +150,13 @@ func TestServeToolCalls(t *testing.T) {
 	for _, tmpl := range []string{"Qwen-Qwen3-0.6B", "meta-llama-Llama-3.1-8B-Instruct", "GLM-4.7-Flash"} {
 		model := templatedModel(t, tmpl)
 		ts := startServer(t, Config{}, model)
-		for i, choice := range []any{"required", map[string]any{"type": "function", "function": map[string]string{"name": "add"}}} {
+		choices := []any{"required"}
+		if tmpl == "Qwen-Qwen3-0.6B" {
+			// A named function, on one format (the grammar's part is
+			// tested on every format in engine/chat).
+			choices = append(choices, map[string]any{"type": "function", "function": map[string]string{"name": "add"}})
+		}
+		for i, choice := range choices {
 			body := map[string]any{"messages": []map[string]string{{"role": "user", "content": "Weather in Paris?"}}, "temperature": 1, "seed": i,
 				"max_tokens": 200, "tools": json.RawMessage(weatherTools), "tool_choice": choice, "parallel_tool_calls": false}
 			status, out := ts.post(t, "/v1/chat/completions", body)
