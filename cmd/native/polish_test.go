@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -216,4 +218,37 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(emberDir)
 	}
 	os.Exit(code)
+}
+
+// run --json-schema and --grammar constrain the output as the server's
+// response_format and grammar do.
+func TestRunConstrained(t *testing.T) {
+	model := tinyModelFile(t)
+	schema := `{"type":"object","properties":{"ok":{"type":"boolean"},"n":{"type":"integer","minimum":1,"maximum":5}},"required":["ok","n"],"additionalProperties":false}`
+	for seed := range 3 {
+		out, errs, err := ember(t, "", "run", "--model", model, "--prompt", "Answer", "--threads", "2", "--temperature", "1",
+			"--seed", fmt.Sprint(seed), "--json-schema", schema)
+		if err != nil {
+			t.Fatalf("%v %s", err, errs)
+		}
+		var v struct {
+			OK *bool `json:"ok"`
+			N  int   `json:"n"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || v.OK == nil || v.N < 1 || v.N > 5 {
+			t.Fatalf("seed %d: %q (%v)", seed, out, err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "yn.gbnf")
+	os.WriteFile(path, []byte(`root ::= "yes" | "no"`), 0o644)
+	out, errs, err := ember(t, "", "run", "--model", model, "--prompt", "Answer", "--threads", "2", "--grammar", "@"+path)
+	if got := strings.TrimSpace(out); err != nil || (got != "yes" && got != "no") {
+		t.Fatalf("%q %v %s", out, err, errs)
+	}
+	for _, c := range [][]string{{"--grammar", "root ::= root"}, {"--json-schema", `{"type":"string","pattern":"x"}`}, {"--grammar", "@/nonexistent"}} {
+		_, errs, err := ember(t, "", append([]string{"run", "--model", model, "--prompt", "x"}, c...)...)
+		if err == nil || !strings.Contains(errs, c[0]+": ") || strings.Contains(errs, "grammar: grammar") {
+			t.Errorf("%q: %v %s", c, err, errs)
+		}
+	}
 }
