@@ -45,14 +45,14 @@ kernel void attention(constant Params& P [[buffer(0)]], constant Step& S [[buffe
     for (uint j = li; j < n; j += 64) m = max(m, score(P, q, K, j, kbase));
     m = group_max(red, li, 64, m);
     float l = 0.0f;
-    for (uint j = li; j < n; j += 64) l += expf(score(P, q, K, j, kbase) - m);
+    for (uint j = li; j < n; j += 64) l += ember_expf(score(P, q, K, j, kbase) - m);
     float inv = 1.0f / group_sum(red, li, 64, l);
     float acc[ATT_PER] = {};
     uint vbase = tok_base(S, t) * P.ValueStride + kvh * P.ValueHead;
     for (uint c0 = 0; c0 < n; c0 += ATT_CHUNK) {
         uint cn = min(uint(ATT_CHUNK), n - c0);
         for (uint j = li; j < cn; j += 64) {
-            float p = expf(score(P, q, K, c0 + j, kbase) - m) * inv;
+            float p = ember_expf(score(P, q, K, c0 + j, kbase) - m) * inv;
             w[j] = HALF_CACHE ? float(half(p)) : p;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);

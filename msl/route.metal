@@ -23,7 +23,7 @@ inline void softmax(threadgroup float* pr, threadgroup float* red, uint li, uint
     float m = -3.4e38f;
     for (uint e = li; e < n; e += 64) m = max(m, pr[e]);
     m = group_max(red, li, 64, m);
-    for (uint e = li; e < n; e += 64) pr[e] = expf(pr[e] - m);
+    for (uint e = li; e < n; e += 64) pr[e] = ember_expf(pr[e] - m);
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (li == 0) {
         float sum = 0.0f;
@@ -63,7 +63,7 @@ kernel void route(constant Params& P [[buffer(0)]], device const float* L [[buff
     if (P.Gating == 0) {
         softmax(pr, red, li, E);
     } else if (P.Gating == 1) {
-        for (uint e = li; e < E; e += 64) pr[e] = 1.0f / (1.0f + expf(-pr[e]));
+        for (uint e = li; e < E; e += 64) pr[e] = 1.0f / (1.0f + ember_expf(-pr[e]));
     }
     for (uint e = li; e < E; e += 64) key[e] = P.HasBias != 0 ? pr[e] + Bias[e] : pr[e];
     threadgroup_barrier(mem_flags::mem_threadgroup);

@@ -18,7 +18,10 @@ import (
 
 // The Metal device through Objective-C messages sent with purego (no
 // cgo): Metal.framework is opened at run time, and every call below is
-// one objc_msgSend. The selectors and classes are looked up once.
+// one objc_msgSend. The selectors and classes are looked up once. Encoding
+// a step sends a few messages a dispatch, hundreds a token: those of
+// integer and pointer arguments go straight through purego.SyscallN
+// (send), without the reflection of objc's variadic Send.
 
 // mtlSize is MTLSize: three NSUIntegers.
 type mtlSize struct {
@@ -43,6 +46,12 @@ const (
 var (
 	loadOnce sync.Once
 	loadErr  error
+
+	// msgSend is objc_msgSend; dispatchThreadgroups is it typed for
+	// dispatchThreadgroups:threadsPerThreadgroup:, whose MTLSize arguments
+	// purego passes by each architecture's rules.
+	msgSend              uintptr
+	dispatchThreadgroups func(enc objc.ID, s objc.SEL, groups, threads mtlSize)
 
 	createSystemDefaultDevice func() objc.ID
 	copyAllDevices            func() objc.ID
@@ -90,6 +99,11 @@ func load() error {
 		}
 		purego.RegisterLibFunc(&createSystemDefaultDevice, lib, "MTLCreateSystemDefaultDevice")
 		purego.RegisterLibFunc(&copyAllDevices, lib, "MTLCopyAllDevices")
+		if msgSend, err = purego.Dlsym(libobjc, "objc_msgSend"); err != nil {
+			loadErr = fmt.Errorf("libobjc: %w", err)
+			return
+		}
+		purego.RegisterFunc(&dispatchThreadgroups, msgSend)
 		purego.RegisterLibFunc(&poolPush, libobjc, "objc_autoreleasePoolPush")
 		purego.RegisterLibFunc(&poolPop, libobjc, "objc_autoreleasePoolPop")
 		classNSString = objc.GetClass("NSString")
@@ -125,6 +139,14 @@ func autoreleased() func() {
 		poolPop(pool)
 		runtime.UnlockOSThread()
 	}
+}
+
+// send sends an object a message of integer and pointer arguments and no
+// result worth reading.
+func send(id objc.ID, s objc.SEL, args ...uintptr) {
+	var a [4]uintptr
+	copy(a[:], args)
+	purego.SyscallN(msgSend, uintptr(id), uintptr(s), a[0], a[1], a[2], a[3])
 }
 
 // nsString makes an NSString (owned: release it) of s.
@@ -346,24 +368,28 @@ func (d *mtlDevice) run(cmds []*command, step []byte) error {
 		return errors.New("no compute encoder")
 	}
 	var last objc.ID
+	stepAt := uintptr(unsafe.Pointer(&step[0]))
 	for _, c := range cmds {
 		pso := c.pipe.(*mtlPipe).pso
 		if pso != last {
-			enc.Send(sel.setPipelineState, pso)
+			send(enc, sel.setPipelineState, uintptr(pso))
 			last = pso
 		}
-		enc.Send(sel.setBytes, unsafe.Pointer(&c.params[0]), uint64(len(c.params)), uint64(0))
+		// The parameters live as long as the program (c), the step as long
+		// as this call: both outlast their setBytes, which copies them.
+		send(enc, sel.setBytes, uintptr(unsafe.Pointer(&c.params[0])), uintptr(len(c.params)), 0)
 		if c.step {
-			enc.Send(sel.setBytes, unsafe.Pointer(&step[0]), uint64(len(step)), uint64(1))
+			send(enc, sel.setBytes, stepAt, uintptr(len(step)), 1)
 		}
 		for i, a := range c.args {
-			enc.Send(sel.setBuffer, a.mem.(*mtlMem).buf, uint64(a.off), uint64(2+i))
+			send(enc, sel.setBuffer, uintptr(a.mem.(*mtlMem).buf), uintptr(a.off), uintptr(2+i))
 		}
 		for i, n := range c.k.Threadgroup {
-			enc.Send(sel.setThreadgroupMemoryLength, uint64(n), uint64(i))
+			send(enc, sel.setThreadgroupMemoryLength, uintptr(n), uintptr(i))
 		}
-		enc.Send(sel.dispatch, mtlSize{Width: uint64(c.groups), Height: 1, Depth: 1}, mtlSize{Width: uint64(c.k.Threads), Height: 1, Depth: 1})
+		dispatchThreadgroups(enc, sel.dispatch, mtlSize{Width: uint64(c.groups), Height: 1, Depth: 1}, mtlSize{Width: uint64(c.k.Threads), Height: 1, Depth: 1})
 	}
+	runtime.KeepAlive(step)
 	enc.Send(sel.endEncoding)
 	cb.Send(sel.commit)
 	if d.last != 0 {

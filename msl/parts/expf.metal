@@ -1,8 +1,9 @@
-// expf is the CPU backend's exponential (Cephes' expf, written out with
-// the same float32 operations), so both backends' softmax, sigmoid and
-// silu agree to the last bit where the compiler does not fuse operations;
-// Metal's exp() is only held to a few ulp.
-inline float expf(float x) {
+// ember_expf is the CPU backend's exponential (Cephes' expf, written out
+// with the same float32 operations), so both backends' softmax, sigmoid
+// and silu agree to the last bit where the compiler does not fuse
+// operations; Metal's exp() is only held to a few ulp. Not named expf:
+// compilers take that name for the C library's and may call theirs.
+inline float ember_expf(float x) {
     if (x > 88.72283f) return as_type<float>(0x7f800000u);
     if (x < -87.33654f) return 0.0f;
     float fn = x * 1.44269504088896341f;
