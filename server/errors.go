@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/emberllm/ember/engine/sample/grammar"
 	"github.com/emberllm/ember/server/wire"
 )
 
@@ -59,6 +60,8 @@ func statusOf(err error) (int, string) {
 		return br.status, br.msg
 	case errors.As(err, &inv):
 		return http.StatusBadRequest, string(inv)
+	case errors.Is(err, grammar.ErrTooComplex):
+		return http.StatusBadRequest, err.Error()
 	case errors.As(err, &mb):
 		return http.StatusRequestEntityTooLarge, "the request body is larger than " + strconv.FormatInt(mb.Limit, 10) + " bytes"
 	case errors.Is(err, context.Canceled):

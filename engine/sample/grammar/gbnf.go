@@ -28,10 +28,14 @@ func parseRoot(src, root string) (*Grammar, error) {
 }
 
 type parser struct {
-	src string
-	pos int
-	b   *builder
+	src   string
+	pos   int
+	b     *builder
+	depth int // groups open
 }
+
+// maxDepth bounds the nesting of groups.
+const maxDepth = 200
 
 func (p *parser) errorf(format string, args ...any) error {
 	line := 1 + strings.Count(p.src[:p.pos], "\n")
@@ -260,7 +264,11 @@ func (p *parser) primary() ([]item, error) {
 		return []item{p.b.class([]runeRange{{0, utf8.MaxRune}})}, nil
 	case c == '(':
 		p.pos++
+		if p.depth++; p.depth > maxDepth {
+			return nil, p.errorf("groups nested deeper than %d", maxDepth)
+		}
 		alts, err := p.alternatives()
+		p.depth--
 		if err != nil {
 			return nil, err
 		}

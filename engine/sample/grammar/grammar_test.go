@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -206,5 +207,22 @@ ws ::= [ \n]?`)
 			}
 			text += pieces[id]
 		}
+	}
+}
+
+// A grammar that keeps making new parser states (nesting without end)
+// is refused once it has made too many, rather than grow without bound.
+func TestTooManyStates(t *testing.T) {
+	g := mustParse(t, `root ::= "(" root ")" | ""`)
+	mt, err := NewMatcher(g, NewVocab(0, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last error
+	for i := 0; i < maxStates+10 && last == nil; i++ {
+		last = mt.AcceptText("(")
+	}
+	if !errors.Is(last, ErrTooComplex) {
+		t.Fatalf("after %d levels: %v", maxStates, last)
 	}
 }

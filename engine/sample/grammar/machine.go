@@ -44,11 +44,13 @@ type state struct {
 const (
 	dead         = -1
 	transUnknown = -2
-	// maxStates bounds a machine's memory: a grammar that makes more
-	// distinct parser states than this is refused mid-way.
-	maxStates = 1 << 17
-	// maxMasks bounds the token masks kept (each is vocabulary/8 bytes).
-	maxMasks = 2048
+	// maxStates bounds a machine's memory (a state's transitions take
+	// 1 KiB): a grammar that makes more distinct parser states than this
+	// is refused mid-way.
+	maxStates = 1 << 15
+	// maxMasks bounds the token masks kept (each is vocabulary/8 bytes,
+	// 19 KiB for 152k tokens).
+	maxMasks = 512
 )
 
 // ErrTooComplex is returned when a grammar's parser states exceed the

@@ -73,7 +73,7 @@ func (v *Vocab) machine(g *Grammar) *machine {
 	}
 	m, ok := v.machines[g]
 	if !ok {
-		if len(v.machines) >= 64 {
+		if len(v.machines) >= 16 {
 			clear(v.machines)
 		}
 		m = newMachine(g, v)
