@@ -149,7 +149,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 		res, err := s.run(r.Context(), g, nil, choiceRequest(req, i), func(ev engine.Event) error {
 			return delta(ev.Text, ev.Reasoning, nil, ev.Logprob)
 		}, nil)
-		if ended, _ := endStream(r.Context(), out, err); ended {
+		if endStream(r.Context(), out, err) {
 			return nil
 		}
 		if ts != nil {
@@ -167,14 +167,9 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 			break
 		}
 	}
-	if body.includeUsage() {
-		c := chunk(chatChoice{})
-		c.Choices, c.Usage = []chatChoice{}, total
-		if out.send(c) != nil {
-			return nil
-		}
-	}
-	out.done()
+	last := chunk(chatChoice{})
+	last.Usage = total
+	endChoices(out, &last, body.includeUsage())
 	return nil
 }
 
@@ -209,22 +204,19 @@ func (u *usage) add(st engine.Stats, first bool) {
 	u.TotalTokens = u.PromptTokens + u.CompletionTokens
 }
 
-// endStream handles how a choice's generation ended: a gone client ends
-// the stream silently, an error ends it with an error (a plain response
+// endStream reports whether a choice's generation ended the stream: a
+// gone client ends it silently, an error with an error (a plain response
 // when nothing was sent); a generation cut by the drain goes on to its
 // finish like a finished one.
-func endStream(ctx context.Context, out *sse, err error) (ended bool, cut bool) {
-	if ctx.Err() != nil {
-		return true, false
-	}
-	if errors.Is(err, errShutdown) {
-		return false, true
-	}
-	if err != nil {
+func endStream(ctx context.Context, out *sse, err error) bool {
+	switch {
+	case ctx.Err() != nil:
+		return true
+	case err != nil && !errors.Is(err, errShutdown):
 		out.fail(err)
-		return true, false
+		return true
 	}
-	return false, false
+	return false
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
@@ -288,7 +280,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 			}
 			return out.send(resp(c))
 		}, nil)
-		if ended, _ := endStream(r.Context(), out, err); ended {
+		if endStream(r.Context(), out, err) {
 			return nil
 		}
 		if out.send(resp(completionChoice{Index: i, FinishReason: finishReason(res.Stats, false)})) != nil {
@@ -299,15 +291,22 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 			break
 		}
 	}
-	if body.includeUsage() {
-		c := resp(completionChoice{})
-		c.Choices, c.Usage = []completionChoice{}, total
-		if out.send(c) != nil {
-			return nil
+	last := resp(completionChoice{})
+	last.Usage = total
+	endChoices(out, &last, body.includeUsage())
+	return nil
+}
+
+// endChoices ends a stream: the usage chunk (last, without choices) when
+// asked for, then [DONE].
+func endChoices[C any](out *sse, last *response[C], usage bool) {
+	if usage {
+		last.Choices = []C{}
+		if out.send(last) != nil {
+			return
 		}
 	}
 	out.done()
-	return nil
 }
 
 func (s *Server) models() []modelObject {
