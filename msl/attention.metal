@@ -13,16 +13,8 @@
 //!use expf
 //!use group_reduce
 //!decode
-#define ATT_MAXD 640
-#define ATT_CHUNK 1024
-#define ATT_PER 10
-
-inline float score(constant Params& P, threadgroup float* q, device const uchar* K, uint j, uint kbase) {
-    float s = 0.0f;
-    uint row = j * P.KeyStride + kbase;
-    for (uint d = 0; d < P.DK; d++) s += q[d] * cload(K, row + d);
-    return s * P.Scale;
-}
+//!use attend
+#define ATT_PER 10 // ATT_MAXD / 64 output values a thread
 
 kernel void attention(constant Params& P [[buffer(0)]], constant Step& S [[buffer(1)]],
     device const float* Q [[buffer(2)]], device const uchar* K [[buffer(3)]],
@@ -35,11 +27,7 @@ kernel void attention(constant Params& P [[buffer(0)]], constant Step& S [[buffe
     uint t = tg.x / H;
     uint kvh = h / (H / P.HKV);
     uint n = tok_pos(S, t) + 1;
-    for (uint d = li; d < P.DK; d += 64) {
-        float x = Q[at(P.Q, d, h, t, 0)];
-        q[d] = HALF_CACHE ? float(half(x)) : x;
-    }
-    threadgroup_barrier(mem_flags::mem_threadgroup);
+    load_query(P, Q, q, h, t, li, 64);
     uint kbase = tok_base(S, t) * P.KeyStride + kvh * P.DK;
     float m = -3.4e38f;
     for (uint j = li; j < n; j += 64) m = max(m, score(P, q, K, j, kbase));

@@ -27,6 +27,8 @@ type compiler struct {
 	// sharing an input (q, k, v; gate, up) round it once; an op writing the
 	// input's memory drops the entry.
 	rounded map[roundKey]operand
+	// scratch is the attention scores' memory, one for every layer.
+	scratch *gpu.Tensor
 }
 
 // Compile lowers every op of g into commands, in order.

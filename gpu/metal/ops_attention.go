@@ -119,16 +119,47 @@ func (c *compiler) checkCache(t *gpu.Tensor, what string, width int) error {
 	return nil
 }
 
-// attentionParams are the words of attention.metal: the head sizes, query
-// heads, tokens and key heads, the scores' scale, the caches' layout
-// (elements between key rows, between value rows, and between the value
-// heads of a row), the query and the output.
-type attentionParams struct {
+// attentionHead are the words every attention kernel reads
+// (parts/attend.metal): the head sizes, query heads, tokens and key heads,
+// the scores' scale, and the caches' layout: elements between key rows,
+// between value rows, and between the value heads of a row.
+type attentionHead struct {
 	DK, DV, H, T, HKV                 int
 	Scale                             float32
 	KeyStride, ValueStride, ValueHead int
-	Q, Out                            loc
 }
+
+// attentionParams are attention.metal's: the query and the output.
+type attentionParams struct {
+	attentionHead
+	Q, Out loc
+}
+
+// attentionScoresParams are attention_scores.metal's: the query and the
+// threadgroups splitting each head's cache rows (Chunks).
+type attentionScoresParams struct {
+	attentionHead
+	Q      loc
+	Chunks int
+}
+
+// attentionValuesParams are attention_values.metal's: the output and the
+// chunks of each score row.
+type attentionValuesParams struct {
+	attentionHead
+	Out    loc
+	Chunks int
+}
+
+// scoreRows is SCORE_ROWS of attention_scores.metal: the cache rows one
+// threadgroup of the scores pass takes; valueSlice is VALUE_SLICE of
+// attention_values.metal, the value dimensions one threadgroup sums.
+const (
+	scoreRows  = 16
+	valueSlice = 32
+	// maxScores is the most scratch memory the scores pass takes.
+	maxScores = 64 << 20
+)
 
 func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if err := gpu.CheckAttention(o, c.g.Tokens); err != nil {
@@ -161,10 +192,40 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if !o.VFromK {
 		vstride, vhead = DV*HKV, DV
 	}
-	p := attentionParams{DK: DK, DV: DV, H: H, T: T, HKV: HKV, Scale: o.Scale, KeyStride: DK * HKV, ValueStride: vstride, ValueHead: vhead, Q: ops[0].loc, Out: ops[3].loc}
+	a := attentionHead{DK: DK, DV: DV, H: H, T: T, HKV: HKV, Scale: o.Scale, KeyStride: DK * HKV, ValueStride: vstride, ValueHead: vhead}
 	dec := "cache_f32"
 	if o.CacheK.Type == tF16 {
 		dec = "cache_f16"
 	}
-	return c.dispatch("attention", dec, p, true, args(ops...), H*T)
+	// Decode (and a decode batch, whose tokens each sum as a step of one)
+	// splits each head's cache rows over threadgroups: a threadgroup a head
+	// leaves a GPU nearly idle at long contexts. Prefill's many tokens fill
+	// it already, in one pass, as does a batch whose scores would take more
+	// than maxScores bytes.
+	chunks := groupsOf(o.CacheK.Shape[1], scoreRows)
+	if T > 1 && !c.g.Independent || 4*chunks*scoreRows*H*T > maxScores {
+		p := attentionParams{a, ops[0].loc, ops[3].loc}
+		return c.dispatch("attention", dec, p, true, args(ops...), H*T)
+	}
+	sc, err := c.scores(chunks * scoreRows * H * T)
+	if err != nil {
+		return err
+	}
+	ps := attentionScoresParams{a, ops[0].loc, chunks}
+	if err := c.dispatch("attention_scores", dec, ps, true, []arg{ops[0].arg, ops[1].arg, sc.arg}, H*T*chunks); err != nil {
+		return err
+	}
+	pv := attentionValuesParams{a, ops[3].loc, chunks}
+	return c.dispatch("attention_values", dec, pv, true, []arg{sc.arg, ops[2].arg, ops[3].arg}, H*T*groupsOf(DV, valueSlice))
+}
+
+// scores returns scratch memory of n floats for the scores pass, one for
+// every layer of the graph, grown to the largest asked for. The commands
+// of a graph run in order, so a layer's scores are read before the next
+// layer writes its own.
+func (c *compiler) scores(n int) (operand, error) {
+	if c.scratch == nil || c.scratch.Elements() < n {
+		c.scratch = &gpu.Tensor{Name: c.g.Name + ".scores", Type: tF32, Shape: gpu.Shape4(n), Kind: gpu.Activation}
+	}
+	return c.operand(c.scratch)
 }
