@@ -25,4 +25,5 @@ var kernelParams = map[string]reflect.Type{
 	"route":            reflect.TypeFor[routeParams](),
 	"weighted_sum":     reflect.TypeFor[weightedSumParams](),
 	"topk":             reflect.TypeFor[topKParams](),
+	"read_bandwidth":   reflect.TypeFor[readParams](),
 }

@@ -15,7 +15,8 @@ import (
 var kernelDecoders = map[string][]string{
 	"add": {""}, "mul": {""}, "scale": {""}, "swiglu": {""}, "rmsnorm": {""}, "copy": {""}, "argmax": {""},
 	"quantize_act": {""}, "rope": {""}, "kv_store": {""}, "route": {""}, "weighted_sum": {""}, "topk": {""},
-	"embed": productDecoders, "matmul": productDecoders, "matmul_id": productDecoders, "matmul_tiled": productDecoders,
+	"read_bandwidth": {""},
+	"embed":          productDecoders, "matmul": productDecoders, "matmul_id": productDecoders, "matmul_tiled": productDecoders,
 	"attention": {"cache_f32", "cache_f16"}, "attention_scores": {"cache_f32", "cache_f16"},
 	"attention_values": {"cache_f32", "cache_f16"},
 }

@@ -27,3 +27,17 @@ func TestEmulatedOpsNoSIMD(t *testing.T) { runOpsNoSIMD(t, emulated(Options{NoSI
 func TestEmulatedOpsSplit(t *testing.T) {
 	runOpsSplit(t, func(o Options) func() gpu.Backend { return emulated(o) })
 }
+
+// TestEmulatedReadBandwidth runs the bandwidth yardstick's kernel (small:
+// the emulated device is no measure of anything).
+func TestEmulatedReadBandwidth(t *testing.T) {
+	be := emulated(Options{})().(*Backend)
+	defer be.Close()
+	gbs, err := be.readBandwidth(1<<20, 16, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(gbs > 0) {
+		t.Errorf("read bandwidth %g GB/s", gbs)
+	}
+}
