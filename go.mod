@@ -8,6 +8,7 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/gorilla/websocket v1.5.3
 	github.com/oliverbestmann/webgpu v1.0.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

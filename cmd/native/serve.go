@@ -24,57 +24,81 @@ func init() {
 	register("serve", "serve a model: OpenAI-compatible API, WebSocket, web chat page", runServe)
 }
 
-func runServe(args []string) error {
+// serveOptions are ember serve's flags.
+type serveOptions struct {
+	mf        modelFlags
+	addr, key string
+	parallel  int
+	maxBody   int64
+	maxPrompt int
+	origins   stringList
+	drain     time.Duration
+	webDir    string
+}
+
+// parseServe reads and checks ember serve's flags (deploy/'s manifests
+// and images are held to them: deploy_test.go).
+func parseServe(args []string) (*serveOptions, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var mf modelFlags
-	mf.register(fs)
-	addr := fs.String("addr", "127.0.0.1:8000", "address to listen on (loopback unless you say otherwise)")
-	key := fs.String("api-key", os.Getenv("EMBER_API_KEY"), "API key every route requires (default $EMBER_API_KEY; empty: none)")
-	parallel := fs.Int("parallel", 1, "sessions generating at once (fewer if memory does not allow)")
-	maxBody := fs.Int64("max-body", 1<<20, "largest request body or WebSocket message, in bytes")
-	maxPrompt := fs.Int("max-prompt", 256<<10, "largest prompt (all messages together), in bytes")
-	var origins stringList
-	fs.Var(&origins, "origin", "another origin (scheme://host:port) whose pages may use the WebSocket (repeatable)")
-	drain := fs.Duration("drain", 30*time.Second, "on SIGTERM or SIGINT, how long running generations may take to finish before they are cut")
-	webDir := fs.String("web", "", "folder holding the page's in-tab engine, ember.wasm and wasm_exec.js (make web writes out/web; default: what the binary embeds)")
+	o := &serveOptions{}
+	o.mf.register(fs)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8000", "address to listen on (loopback unless you say otherwise)")
+	fs.StringVar(&o.key, "api-key", os.Getenv("EMBER_API_KEY"), "API key every route requires (default $EMBER_API_KEY; empty: none)")
+	fs.IntVar(&o.parallel, "parallel", 1, "sessions generating at once, decoding together in one batch (fewer if memory does not allow)")
+	fs.Int64Var(&o.maxBody, "max-body", 1<<20, "largest request body or WebSocket message, in bytes")
+	fs.IntVar(&o.maxPrompt, "max-prompt", 256<<10, "largest prompt (all messages together), in bytes")
+	fs.Var(&o.origins, "origin", "another origin (scheme://host:port) whose pages may use the WebSocket (repeatable)")
+	fs.DurationVar(&o.drain, "drain", 30*time.Second, "on SIGTERM or SIGINT, how long running generations may take to finish before they are cut")
+	fs.StringVar(&o.webDir, "web", "", "folder holding the page's in-tab engine, ember.wasm and wasm_exec.js (make web writes out/web; default: what the binary embeds)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if *parallel < 1 {
-		return fmt.Errorf("--parallel must be at least 1")
+	if o.parallel < 1 {
+		return nil, fmt.Errorf("--parallel must be at least 1")
 	}
-	if *drain < 0 {
-		return fmt.Errorf("--drain %v is negative", *drain)
+	if o.drain < 0 {
+		return nil, fmt.Errorf("--drain %v is negative", o.drain)
 	}
+	if o.mf.model != "" {
+		if err := o.mf.check(); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+func runServe(args []string) error {
+	o, err := parseServe(args)
+	if err != nil {
+		return err
+	}
+	mf := o.mf
 	logger := log.New(os.Stderr, "ember serve: ", log.LstdFlags)
 	cfg := server.Config{
-		APIKey: *key, Parallel: *parallel, Origins: origins, MaxBodyBytes: *maxBody, MaxPromptBytes: *maxPrompt,
+		APIKey: o.key, Parallel: o.parallel, Origins: o.origins, MaxBodyBytes: o.maxBody, MaxPromptBytes: o.maxPrompt,
 		Logf: logger.Printf,
 	}
-	if *webDir != "" {
-		if _, err := os.Stat(filepath.Join(*webDir, "ember.wasm")); err != nil {
-			return fmt.Errorf("--web %s: no ember.wasm there (make web writes out/web)", *webDir)
+	if o.webDir != "" {
+		if _, err := os.Stat(filepath.Join(o.webDir, "ember.wasm")); err != nil {
+			return fmt.Errorf("--web %s: no ember.wasm there (make web writes out/web)", o.webDir)
 		}
-		cfg.Engine = os.DirFS(*webDir)
+		cfg.Engine = os.DirFS(o.webDir)
 	}
 	srv := server.New(cfg)
 	defer srv.Close()
 	// Bind first: the port answers at once, and says "loading" (503 with
 	// Retry-After; /ready) while the model downloads and loads.
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
-	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && *key == "" {
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && o.key == "" {
 		logger.Printf("warning: listening on %s without --api-key: anyone who can reach it can use it", host)
 	}
 	if mf.model != "" {
-		if err := mf.check(); err != nil {
-			return err
-		}
 		srv.LoadModelWith(servedName(mf.model), func() (string, engine.Options, error) {
 			path, err := resolveModel(mf.model)
 			if err != nil {
@@ -106,8 +130,8 @@ func runServe(args []string) error {
 	case <-ctx.Done():
 	}
 	stop()
-	logger.Printf("draining: no new requests; running generations get up to %v to finish (a second signal ends them now)", *drain)
-	dctx, cancel := context.WithTimeout(context.Background(), *drain)
+	logger.Printf("draining: no new requests; running generations get up to %v to finish (a second signal ends them now)", o.drain)
+	dctx, cancel := context.WithTimeout(context.Background(), o.drain)
 	defer cancel()
 	again := make(chan os.Signal, 1)
 	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
