@@ -37,10 +37,15 @@ const (
 	resourceShared = 0
 	// MTLCommandBufferStatusError.
 	commandBufferError = 5
-	// MTLGPUFamily values.
-	familyApple7 = 1007
-	familyMac2   = 2002
-	familyMetal3 = 5001
+	// MTLGPUFamily values: AppleN is 1000+N (Apple1, the A7, to Apple10
+	// so far), Common1..3 are 3001..3003.
+	familyApple1  = 1001
+	familyApple7  = 1007
+	familyApple10 = 1010
+	familyMac2    = 2002
+	familyCommon1 = 3001
+	familyCommon3 = 3003
+	familyMetal3  = 5001
 )
 
 var (
@@ -210,21 +215,14 @@ func openDevice() (*mtlDevice, error) {
 	}
 	d := &mtlDevice{dev: dev, devName: goString(dev.Send(sel.name)), maxLen: int(objc.Send[uint64](dev, sel.maxBufferLength))}
 	supports := func(f int64) bool { return objc.Send[bool](dev, sel.supportsFamily, f) }
-	switch {
-	case supports(familyApple7):
+	d.fam = familyName(supports)
+	if supports(familyApple7) {
 		// Apple silicon from M1 on: SIMD-groups of 32, their reductions and
-		// matrices, where the compiler takes them (a virtual machine's
-		// paravirtual GPU may lack the matrices).
-		d.fam = "Apple7 or later"
+		// matrices, where the device builds a pipeline of each. A hosted
+		// macOS runner's paravirtual GPU says Apple5 or Common3 and takes
+		// neither: the kernels without are built there.
 		d.feat.SIMD = d.compiles(probeReduce)
 		d.feat.Matrix = d.compiles(probeMatrix)
-	case supports(familyMac2):
-		d.fam = "Mac2"
-	default:
-		d.fam = "older than Apple7 and Mac2"
-	}
-	if supports(familyMetal3) {
-		d.fam += ", Metal 3"
 	}
 	d.queue = dev.Send(sel.newCommandQueue)
 	if d.queue == 0 {
@@ -239,8 +237,37 @@ func (d *mtlDevice) family() string         { return d.fam }
 func (d *mtlDevice) features() msl.Features { return d.feat }
 func (d *mtlDevice) maxBuffer() int         { return d.maxLen }
 
+// familyName is the device's highest Apple GPU family (the one Metal's
+// feature tables are written by), else Mac2 or the highest common family,
+// and Metal 3 where the device has it: what -v prints.
+func familyName(supports func(int64) bool) string {
+	name := "no Apple, Mac2 or common GPU family"
+	switch {
+	case supports(familyApple1):
+		for f := int64(familyApple10); f >= familyApple1; f-- {
+			if supports(f) {
+				name = fmt.Sprintf("Apple%d", f-1000)
+				break
+			}
+		}
+	case supports(familyMac2):
+		name = "Mac2"
+	default:
+		for f := int64(familyCommon3); f >= familyCommon1; f-- {
+			if supports(f) {
+				name = fmt.Sprintf("Common%d", f-3000)
+				break
+			}
+		}
+	}
+	if supports(familyMetal3) {
+		name += ", Metal 3"
+	}
+	return name
+}
+
 // Kernels that use one optional feature each, which the device has when
-// the Metal compiler takes them.
+// it builds a pipeline of them.
 const (
 	probeReduce = `#include <metal_stdlib>
 using namespace metal;
@@ -257,16 +284,15 @@ kernel void probe(device float* x [[buffer(0)]]) {
 `
 )
 
-// compiles reports whether the Metal compiler builds src.
+// compiles reports whether the device builds a pipeline of src's kernel
+// probe: the Metal compiler's front end may take what the device's own
+// compiler, which makes the pipeline, refuses.
 func (d *mtlDevice) compiles(src string) bool {
-	text := nsString(src)
-	defer text.Send(sel.release)
-	var nserr objc.ID
-	lib := d.dev.Send(sel.newLibraryWithSource, text, objc.ID(0), unsafe.Pointer(&nserr))
-	if lib == 0 {
+	p, err := d.pipeline(src, &msl.Kernel{Name: "probe", Threads: 32})
+	if err != nil {
 		return false
 	}
-	lib.Send(sel.release)
+	p.release()
 	return true
 }
 

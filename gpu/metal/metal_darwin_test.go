@@ -3,6 +3,8 @@
 package metal
 
 import (
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/emberllm/ember/gpu"
@@ -23,12 +25,24 @@ func onMetal(t *testing.T, o Options) func() gpu.Backend {
 	}
 }
 
-// TestMetalDevice says what the tests run on.
+// TestMetalDevice says what the tests run on. Where EMBER_METAL_MATRIX is
+// set (0 or 1), the device must have been given SIMD-group matrices or not
+// as it says: the CI workflow holds a hosted runner's paravirtual GPU,
+// which has none, to the kernels without.
 func TestMetalDevice(t *testing.T) {
 	be := onMetal(t, Options{})().(*Backend)
 	defer be.Close()
 	f := be.features()
 	t.Logf("%s: %s, SIMD-group reductions %v, matrices %v, max buffer %d MiB", be.dev.name(), be.dev.family(), f.SIMD, f.Matrix, be.dev.maxBuffer()>>20)
+	if env := os.Getenv("EMBER_METAL_MATRIX"); env != "" {
+		want, err := strconv.ParseBool(env)
+		if err != nil {
+			t.Fatalf("EMBER_METAL_MATRIX=%q: %v", env, err)
+		}
+		if f.Matrix != want {
+			t.Errorf("SIMD-group matrices %v, EMBER_METAL_MATRIX=%s", f.Matrix, env)
+		}
+	}
 }
 
 // TestMetalKernelsCompile builds every kernel for every type it takes,
