@@ -1,6 +1,7 @@
 package gputest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -108,9 +109,19 @@ func stridedProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, T int) {
 	checkProducts(t, "ob", readF(t, ob), productRefs(wt, w, K, N, 1, T, colB))
 }
 
+// testMatMulID multiplies by experts: F32, Q8_0, Q4_K and Q6_K (the types
+// of the expert tensors of real mixtures) at 1, 3 and 17 tokens, and every
+// other type of the suite at 3 tokens, so that each type's expert product
+// (a kernel build of its own on the GPU backends) runs against its
+// reference too.
 func testMatMulID(t *testing.T, be gpu.Backend) {
-	for _, wt := range []gguf.TensorType{gguf.F32, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
-		for _, T := range tokenCounts(1, 3, 17) {
+	full := []gguf.TensorType{gguf.F32, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K}
+	for _, wt := range activeWeightTypes {
+		counts := tokenCounts(3)
+		if slices.Contains(full, wt) {
+			counts = tokenCounts(1, 3, 17)
+		}
+		for _, T := range counts {
 			for _, shared := range []bool{false, true} {
 				t.Run(name(wt, "/T", T, "/shared", shared), func(t *testing.T) {
 					K := weightKs(wt)[0]
