@@ -6,12 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -89,11 +91,18 @@ func (d *emuDevice) wrap(data []byte) (memory, int, error) {
 	return &emuMem{b: unsafe.Slice((*byte)(base), n)}, off, nil
 }
 
-// emuPipe is a kernel's shared object and its entry point.
+// emuPipe is a kernel's shared object and its entry point, and the
+// translation unit it was built from (the key of dispatched).
 type emuPipe struct {
 	fn uintptr
 	k  *msl.Kernel
+	tu string
 }
+
+// dispatched holds every translation unit a test of this process ran on
+// the grid: TestMain holds a whole run of the package's tests to having
+// run every build of every kernel.
+var dispatched sync.Map
 
 func (p *emuPipe) release() {}
 
@@ -114,7 +123,7 @@ func (d *emuDevice) pipeline(src string, k *msl.Kernel) (pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &emuPipe{fn: fn, k: k}, nil
+	return &emuPipe{fn: fn, k: k, tu: tu}, nil
 }
 
 // run runs the commands now, one after another; wait reports the first
@@ -137,7 +146,9 @@ func (d *emuDevice) run(cmds []*command, step []byte) error {
 		for i, n := range c.k.Threadgroup {
 			tg[i] = uint64(n)
 		}
-		rc, _, _ := purego.SyscallN(c.pipe.(*emuPipe).fn, uintptr(unsafe.Pointer(&bufs[0])), uintptr(unsafe.Pointer(&grid[0])),
+		pipe := c.pipe.(*emuPipe)
+		dispatched.Store(pipe.tu, true)
+		rc, _, _ := purego.SyscallN(pipe.fn, uintptr(unsafe.Pointer(&bufs[0])), uintptr(unsafe.Pointer(&grid[0])),
 			uintptr(c.k.Threads), uintptr(unsafe.Pointer(&tg[0])), uintptr(len(c.k.Threadgroup)),
 			uintptr(unsafe.Pointer(&msg[0])), uintptr(len(msg)))
 		runtime.KeepAlive(params)
@@ -312,33 +323,54 @@ func compileShared(tu string) (string, error) {
 
 // TestMain builds every kernel the tests may ask for before they run, a
 // few compilers at a time: compiled one by one as the tests first ask,
-// they would take most of a fresh machine's test time.
+// they would take most of a fresh machine's test time. A run of every
+// test (no -run) must then have dispatched every build: each kernel, for
+// each type it takes, with SIMD-group functions and without, ran against
+// a CPU reference somewhere in the suites.
 func TestMain(m *testing.M) {
-	if err := prebuild(); err != nil {
+	units, err := prebuild()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "metal: building the kernels as C++:", err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if code == 0 && flag.Lookup("test.run").Value.String() == "" && !testing.Short() {
+		var never []string
+		for tu, name := range units {
+			if _, ok := dispatched.Load(tu); !ok {
+				never = append(never, name)
+			}
+		}
+		if len(never) > 0 {
+			sort.Strings(never)
+			fmt.Fprintf(os.Stderr, "metal: no test ran these kernel builds on the emulated device: %s\n", strings.Join(never, ", "))
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // prebuild compiles every build of kernelDecoders, with and without
-// SIMD-group reductions, into the cache compileShared keeps.
-func prebuild() error {
-	// The translation units, each once (a kernel without //!reduce is the
-	// same with SIMD-group reductions and without).
+// SIMD-group functions, into the cache compileShared keeps, and returns
+// the translation units, each named by its kernel, type and features.
+func prebuild() (map[string]string, error) {
+	// The translation units, each once (a kernel without //!reduce or
+	// //!tilemul is the same with SIMD-group functions and without).
 	units := map[string]string{}
 	for name, decs := range kernelDecoders {
 		for _, dec := range decs {
 			for _, f := range []msl.Features{{}, {SIMD: true, Matrix: true}} {
 				src, k, err := kernelSource(name, dec, f)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				tu, err := trampoline(src, k)
 				if err != nil {
-					return err
+					return nil, err
 				}
-				units[tu] = name + "/" + dec
+				if _, ok := units[tu]; !ok || f.SIMD {
+					units[tu] = fmt.Sprintf("%s/%s %+v", name, dec, f)
+				}
 			}
 		}
 	}
@@ -360,5 +392,5 @@ func prebuild() error {
 	close(work)
 	wg.Wait()
 	close(errs)
-	return <-errs
+	return units, <-errs
 }
