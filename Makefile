@@ -53,9 +53,12 @@ test: deps vet cross arm64
 # arm64 build to llama.cpp's tokens too (Go fuses a*b+c on arm64, not on
 # amd64, so a product llama.cpp rounds before an add must say so), on the
 # parity tests' representative subset (about a minute under qemu; make
-# parity runs them all, natively).
+# parity runs them all, natively). QEMU's "max" CPU has dotprod and i8mm,
+# so the kernels that use them run; the kernel tests run again on a
+# Cortex-A53 (NEON alone) for the kernels without.
 arm64:
-	GOARCH=arm64 $(GO) test -exec qemu-aarch64 ./engine/quant ./engine/model
+	GOARCH=arm64 QEMU_CPU=max $(GO) test -exec qemu-aarch64 ./engine/quant ./engine/model
+	GOARCH=arm64 QEMU_CPU=cortex-a53 $(GO) test -exec qemu-aarch64 ./engine/quant
 
 # Every llama.cpp parity case, where make test runs a representative one
 # of each layout and weight type: llama and qwen3 in every weight type on

@@ -3,7 +3,8 @@ package quant
 import "github.com/emberllm/ember/engine/gguf"
 
 // NEON kernels (dot_arm64.s, dot_ggml_arm64.s); NEON is part of every
-// arm64 CPU Go runs on, so there is nothing to detect. Each returns
+// arm64 CPU Go runs on, so there is nothing to detect but the dotprod
+// variants (cpu_arm64.go). Each returns
 // exactly what its pure-Go twin in the dispatch tables returns: the rows
 // kernels sum in llama.cpp's orders as dot_ggml.go and dot_ggml_k.go
 // write them (dotQ2_K, dotQ3_K and dotBF16 in their own), and
@@ -14,6 +15,9 @@ func dotQ4_0NEON(w, a *byte, nb int) float32
 
 //go:noescape
 func dotQ8_0NEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ8_0Dot(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotQ4_0GNEON(w, a *byte, nb, nrows int, out *float32)
@@ -63,6 +67,9 @@ func init() {
 	reg(gguf.Q5_0, dotQ5_0NEON, 32)
 	reg(gguf.Q5_1, dotQ5_1NEON, 32)
 	reg(gguf.Q8_0, dotQ8_0NEON, 32)
+	if hasDotprod {
+		reg(gguf.Q8_0, dotQ8_0Dot, 32)
+	}
 	reg(gguf.Q2_K, dotQ2_KNEON, 256)
 	reg(gguf.Q3_K, dotQ3_KNEON, 256)
 	reg(gguf.Q4_K, dotQ4_KNEON, 256)

@@ -70,31 +70,49 @@
 	SADDLP_4S(7, 7); \
 	ADDP_4S(23, 6, 7)
 
+// Q8_LANES_DOT is Q8_LANES with dotprod: SDOT sums each lane's four
+// products straight into int32.
+#define Q8_LANES_DOT \
+	VEOR V22.B16, V22.B16, V22.B16; \
+	VEOR V23.B16, V23.B16, V23.B16; \
+	SDOT_4S(22, 0, 2); \
+	SDOT_4S(23, 1, 3)
+
 // Q8_BLOCK finishes a block against a Q8_0 or Q8_1 activation block: its
 // 32 values at yq(R6), the weight scale at 0(R0) times the activation's
-// at 0(R6), then ACC8.
-#define Q8_BLOCK(yq) \
+// at 0(R6), then ACC8; Q8_BLOCKL forms the lanes with LANES.
+#define Q8_BLOCK(yq) Q8_BLOCKL(yq, Q8_LANES)
+#define Q8_BLOCKL(yq, LANES) \
 	ADD $yq, R6, R8; \
 	VLD1 (R8), [V2.B16, V3.B16]; \
-	Q8_LANES; \
+	LANES; \
 	LDF16(0, R0, R8, F25); \
 	LDF16(0, R6, R8, F24); \
 	FMULS F24, F25, F25; \
 	ACC8
 
+// Q8_0ROWS is the Q8_0 kernel with the lanes formed by LANES.
+#define Q8_0ROWS(LANES, lrow, lblk) \
+	ROWS_ARGS; \
+lrow: \
+	ROW_BEGIN; \
+lblk: \
+	ADD $2, R0, R8; \
+	VLD1 (R8), [V0.B16, V1.B16]; \
+	Q8_BLOCKL(2, LANES); \
+	NEXT_BLOCK(34, 34, lblk); \
+	SUM8(20, 21, 1); \
+	NEXT_ROW(lrow); \
+	RET
+
 // func dotQ8_0NEON(w, a *byte, nb, nrows int, out *float32): dotQ8_0G.
 TEXT ·dotQ8_0NEON(SB), NOSPLIT, $0-40
-	ROWS_ARGS
-q8row:
-	ROW_BEGIN
-q8blk:
-	ADD $2, R0, R8
-	VLD1 (R8), [V0.B16, V1.B16]
-	Q8_BLOCK(2)
-	NEXT_BLOCK(34, 34, q8blk)
-	SUM8(20, 21, 1)
-	NEXT_ROW(q8row)
-	RET
+	Q8_0ROWS(Q8_LANES, q8row, q8blk)
+
+// func dotQ8_0Dot(w, a *byte, nb, nrows int, out *float32): dotQ8_0G
+// with dotprod.
+TEXT ·dotQ8_0Dot(SB), NOSPLIT, $0-40
+	Q8_0ROWS(Q8_LANES_DOT, q8drow, q8dblk)
 
 // func dotQ4_0GNEON(w, a *byte, nb, nrows int, out *float32): dotQ4_0G,
 // values 0-15 from the low nibbles and 16-31 from the high ones, less 8.

@@ -113,3 +113,11 @@
 	VUSHR $4, V1.B16, V1.B16; \
 	VSUB m8.B16, V0.B16, V0.B16; \
 	VSUB m8.B16, V1.B16, V1.B16
+
+// SDOT Vd.4S, Vn.16B, Vm.4B[i] (dotprod): lane j of d += the dot of bytes
+// 4j..4j+3 of n with bytes 4i..4i+3 of m, all signed.
+#define SDOT_4S_B(d, n, m, i) WORD $(0x4f80e000 | RDNM(d, n, m) | ((i)&1)<<21 | (((i)>>1)&1)<<11)
+
+// SDOT Vd.4S, Vn.16B, Vm.16B (dotprod): lane j of d += the dot of bytes
+// 4j..4j+3 of n and m.
+#define SDOT_4S(d, n, m) WORD $(0x4e809400 | RDNM(d, n, m))

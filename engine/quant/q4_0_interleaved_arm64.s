@@ -24,10 +24,9 @@
 #include "textflag.h"
 #include "neon_arm64.h"
 
-// ROWS4 adds block R11's term of rows 4q..4q+3 into acc (their scales in
-// sc): the four chunks' quarter q, low nibbles V14-V17, high V18, V19,
-// V28, V29; int16 sums of rows 4q, 4q+1 in V30, of 4q+2, 4q+3 in V9.
-#define ROWS4(q, sc, acc) \
+// QUARTER loads quarter q of block R11's four chunks (rows 4q..4q+3) as
+// nibbles: the low ones in V14-V17, the high ones in V18, V19, V28, V29.
+#define QUARTER(q) \
 	ADD $(32+16*q), R11, R15; \
 	VLD1 (R15), [V14.B16]; \
 	ADD $64, R15; \
@@ -43,7 +42,13 @@
 	VAND V31.B16, V14.B16, V14.B16; \
 	VAND V31.B16, V15.B16, V15.B16; \
 	VAND V31.B16, V16.B16, V16.B16; \
-	VAND V31.B16, V17.B16, V17.B16; \
+	VAND V31.B16, V17.B16, V17.B16
+
+// ROWS4 adds block R11's term of rows 4q..4q+3 into acc (their scales in
+// sc): the four chunks' quarter q, low nibbles V14-V17, high V18, V19,
+// V28, V29; int16 sums of rows 4q, 4q+1 in V30, of 4q+2, 4q+3 in V9.
+#define ROWS4(q, sc, acc) \
+	QUARTER(q); \
 	SMULL_8H(30, 14, 0); \
 	SMLAL_8H(30, 15, 1); \
 	SMLAL_8H(30, 16, 2); \
@@ -67,72 +72,99 @@
 	SCVTF_4S(30, 30); \
 	VFMLA sc.S4, V30.S4, acc.S4
 
+// ROWS4DOT is ROWS4 with dotprod: per chunk, SDOT of the low nibbles
+// by the token's dword k of values (V26) and of the high ones by its
+// dword 4+k (V27), straight into int32 lanes that start at the offset
+// term.
+#define ROWS4DOT(q, sc, acc) \
+	QUARTER(q); \
+	VMOV V24.B16, V30.B16; \
+	SDOT_4S_B(30, 14, 26, 0); \
+	SDOT_4S_B(30, 15, 26, 1); \
+	SDOT_4S_B(30, 16, 26, 2); \
+	SDOT_4S_B(30, 17, 26, 3); \
+	SDOT_4S_B(30, 18, 27, 0); \
+	SDOT_4S_B(30, 19, 27, 1); \
+	SDOT_4S_B(30, 28, 27, 2); \
+	SDOT_4S_B(30, 29, 27, 3); \
+	SCVTF_4S(30, 30); \
+	VFMLA sc.S4, V30.S4, acc.S4
+
+// TILEKERNEL is a whole kernel around ROWS (a macro adding block R11's
+// term of rows 4q..4q+3 into acc, as ROWS4 does); lg, lt, lb its labels.
+#define TILEKERNEL(ROWS, lg, lt, lb) \
+	MOVD w+0(FP), R0; \
+	MOVD tile+8(FP), R1; \
+	MOVD nb+16(FP), R2; \
+	MOVD ngroups+24(FP), R3; \
+	MOVD m+32(FP), R4; \
+	MOVD out+40(FP), R5; \
+	MOVD stride+48(FP), R6; \
+	LSL $2, R6; \
+	MOVD $40, R7; \
+	MUL R4, R7; \
+	MOVD $288, R8; \
+	MUL R2, R8; \
+	VMOVI $15, V31.B16; \
+lg: \
+	MOVD $0, R9; \
+	MOVD R5, R10; \
+lt: \
+	MOVD R0, R11; \
+	ADD R9<<3, R1, R12; \
+	ADD R4<<3, R1, R13; \
+	ADD R9<<5, R13; \
+	MOVD R2, R14; \
+	VEOR V20.B16, V20.B16, V20.B16; \
+	VEOR V21.B16, V21.B16, V21.B16; \
+	VEOR V22.B16, V22.B16, V22.B16; \
+	VEOR V23.B16, V23.B16, V23.B16; \
+lb: \
+	MOVWU (R12), R15; \
+	VDUP R15, V24.S4; \
+	FMOVS 4(R12), F25; \
+	VLD1 (R13), [V26.B16, V27.B16]; \
+	VDUP V26.S[0], V0.S4; \
+	VDUP V26.S[1], V1.S4; \
+	VDUP V26.S[2], V2.S4; \
+	VDUP V26.S[3], V3.S4; \
+	VDUP V27.S[0], V4.S4; \
+	VDUP V27.S[1], V5.S4; \
+	VDUP V27.S[2], V6.S4; \
+	VDUP V27.S[3], V7.S4; \
+	VLD1 (R11), [V8.H8, V9.H8]; \
+	FCVTL_4S(10, 8); \
+	FCVTL2_4S(11, 8); \
+	FCVTL_4S(12, 9); \
+	FCVTL2_4S(13, 9); \
+	FMUL_4S_S(10, 10, 25, 0); \
+	FMUL_4S_S(11, 11, 25, 0); \
+	FMUL_4S_S(12, 12, 25, 0); \
+	FMUL_4S_S(13, 13, 25, 0); \
+	ROWS(0, V10, V20); \
+	ROWS(1, V11, V21); \
+	ROWS(2, V12, V22); \
+	ROWS(3, V13, V23); \
+	ADD $288, R11; \
+	ADD R7, R12; \
+	ADD R7, R13; \
+	SUB $1, R14; \
+	CBNZ R14, lb; \
+	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R10); \
+	ADD R6, R10; \
+	ADD $1, R9; \
+	CMP R4, R9; \
+	BLT lt; \
+	ADD R8, R0; \
+	ADD $64, R5; \
+	SUB $1, R3; \
+	CBNZ R3, lg; \
+	RET
+
 // func q4_0TileNEON(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
 TEXT ·q4_0TileNEON(SB), NOSPLIT, $0-56
-	MOVD w+0(FP), R0
-	MOVD tile+8(FP), R1
-	MOVD nb+16(FP), R2
-	MOVD ngroups+24(FP), R3
-	MOVD m+32(FP), R4
-	MOVD out+40(FP), R5
-	MOVD stride+48(FP), R6
-	LSL $2, R6
-	MOVD $40, R7
-	MUL R4, R7
-	MOVD $288, R8
-	MUL R2, R8
-	VMOVI $15, V31.B16
-group:
-	MOVD $0, R9
-	MOVD R5, R10
-token:
-	MOVD R0, R11
-	ADD R9<<3, R1, R12
-	ADD R4<<3, R1, R13
-	ADD R9<<5, R13
-	MOVD R2, R14
-	VEOR V20.B16, V20.B16, V20.B16
-	VEOR V21.B16, V21.B16, V21.B16
-	VEOR V22.B16, V22.B16, V22.B16
-	VEOR V23.B16, V23.B16, V23.B16
-block:
-	MOVWU (R12), R15
-	VDUP R15, V24.S4
-	FMOVS 4(R12), F25
-	VLD1 (R13), [V26.B16, V27.B16]
-	VDUP V26.S[0], V0.S4
-	VDUP V26.S[1], V1.S4
-	VDUP V26.S[2], V2.S4
-	VDUP V26.S[3], V3.S4
-	VDUP V27.S[0], V4.S4
-	VDUP V27.S[1], V5.S4
-	VDUP V27.S[2], V6.S4
-	VDUP V27.S[3], V7.S4
-	VLD1 (R11), [V8.H8, V9.H8]
-	FCVTL_4S(10, 8)
-	FCVTL2_4S(11, 8)
-	FCVTL_4S(12, 9)
-	FCVTL2_4S(13, 9)
-	FMUL_4S_S(10, 10, 25, 0)
-	FMUL_4S_S(11, 11, 25, 0)
-	FMUL_4S_S(12, 12, 25, 0)
-	FMUL_4S_S(13, 13, 25, 0)
-	ROWS4(0, V10, V20)
-	ROWS4(1, V11, V21)
-	ROWS4(2, V12, V22)
-	ROWS4(3, V13, V23)
-	ADD $288, R11
-	ADD R7, R12
-	ADD R7, R13
-	SUB $1, R14
-	CBNZ R14, block
-	VST1 [V20.S4, V21.S4, V22.S4, V23.S4], (R10)
-	ADD R6, R10
-	ADD $1, R9
-	CMP R4, R9
-	BLT token
-	ADD R8, R0
-	ADD $64, R5
-	SUB $1, R3
-	CBNZ R3, group
-	RET
+	TILEKERNEL(ROWS4, neonGroup, neonToken, neonBlock)
+
+// func q4_0TileDot(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
+TEXT ·q4_0TileDot(SB), NOSPLIT, $0-56
+	TILEKERNEL(ROWS4DOT, dotGroup, dotToken, dotBlock)

@@ -39,6 +39,8 @@ func TestInterleavedQ4_0(t *testing.T) {
 	if !InterleavedFast() {
 		t.Log("no interleaved assembly on this CPU: checking the pure-Go kernel alone")
 	}
+	names, _ := interleavedSets()
+	t.Logf("assembly kernel sets: %v", names)
 	for _, nb := range []int{1, 2, 3, 5, 8, 13, 64, 67} {
 		for _, nrows := range []int{8, 16, 24, 40, 56} {
 			n := nb * 32
