@@ -7,7 +7,11 @@
 // tests of a machine without a Mac: plain scalar and vector arithmetic,
 // device and constant pointers, threadgroup memory passed as kernel
 // arguments (never declared in a body), threadgroup_barrier, the
-// simd_sum/simd_max reductions and threadgroup atomics.
+// simd_sum/simd_max reductions and threadgroup atomics, and SIMD-group
+// matrices (simdgroup_float8x8), which the shim emulates. No kernel needs
+// more (one that did would say why in its header): gpu/metal's tests
+// compile every build of every kernel through the shim and fail unless
+// each has run against a CPU reference.
 //
 // A file may start with directive lines: `//!use NAME` prepends a piece
 // (without .metal); `//!decode` and `//!dot` prepend the element decoder

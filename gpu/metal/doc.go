@@ -20,13 +20,24 @@
 // A graph is lowered one kernel an op, as the WebGPU backend lowers it into
 // the twins of these kernels before its fusions: products round their
 // input as the CPU backend does (quantize_act) and read weights in their
-// file layout, decoding blocks in registers (a matvec per token, of every
-// weight type WebGPU takes); attention is one pass per head and token. A
-// kernel's parameters are a Go struct declared to it as an MSL struct
-// (params.go). A run is one compute encoder of one command buffer, the
-// step's position (or every token's place) passed with setBytes, and is not
-// waited for: reads and writes of host buffers wait, and on Apple's unified
-// memory read the buffer itself.
+// file layout, decoding blocks in registers, for every weight type WebGPU
+// takes: a matvec per token for decode and small batches (matmul,
+// matmul_id for experts), and from 16 tokens on tiles of 64 rows by 64
+// tokens (matmul_tiled), multiplied with SIMD-group matrices where the
+// device has them. Decode attention takes two passes (attention_scores
+// splits each head's cache rows over threadgroups, attention_values takes
+// the softmax and sums the values); prefill keeps the one-pass kernel
+// (attention). A kernel's parameters are a Go struct declared to it as an
+// MSL struct (params.go). A run is one compute encoder of one command
+// buffer, the step's position (or every token's place) passed with
+// setBytes, and is not waited for: reads and writes of host buffers wait,
+// and on Apple's unified memory read the buffer itself.
+//
+// The device's features decide the kernels' builds: SIMD-group reductions
+// and matrices on Apple7 and later (M1 on) where the device builds a
+// pipeline of a probe of each, else reductions through threadgroup memory
+// and scalar tiles, as on a hosted macOS runner's paravirtual GPU
+// (Options.NoSIMD asks for the latter anywhere).
 //
 // Weights are not copied: each is wrapped where it lies (the mapped model
 // file) with newBufferWithBytesNoCopy over its whole pages, bound at its
