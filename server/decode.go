@@ -138,6 +138,9 @@ func jsonError(err error) error {
 		return invalid("bad JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
 	case errors.As(err, &typ):
 		field := jsonPath(typ.Field)
+		if msg := outOfRange(typ); msg != "" {
+			return invalid("field %q: %s", field, msg)
+		}
 		if field == "" {
 			return invalid("the body must be %s, not %s", jsonKind(typ.Type), jsonValueDesc(typ.Value))
 		}
@@ -145,6 +148,32 @@ func jsonError(err error) error {
 	}
 	// encoding/json words unknown fields as `json: unknown field "x"`.
 	return invalid("%s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// outOfRange words a number of the right kind that the field cannot
+// hold (1e400 for a number, 2^63 for an integer): "must be a number, not
+// the number 1e400" would contradict itself. It is "" for other type errors.
+func outOfRange(typ *json.UnmarshalTypeError) string {
+	num, ok := strings.CutPrefix(typ.Value, "number ")
+	if !ok {
+		return ""
+	}
+	t := typ.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return "the number " + num + " is out of range"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		// Digits alone are an integer too large (or, for an unsigned
+		// field, negative); a fraction or an exponent is no integer.
+		if strings.Trim(num, "-0123456789") == "" {
+			return "the integer " + num + " is out of range"
+		}
+	}
+	return ""
 }
 
 // jsonPath is a field path as the client wrote it: encoding/json names

@@ -13,6 +13,7 @@ import (
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/chat"
 	"github.com/emberllm/ember/engine/sample/grammar"
+	"github.com/emberllm/ember/engine/tokenizer"
 )
 
 // extras are a request's OpenAI features beyond the sampling options:
@@ -295,19 +296,54 @@ func bytesOf(p string) []int {
 func (x *extras) chatLogprobs(lps []engine.TokenLogprob) *chatLogprobs {
 	out := &chatLogprobs{Content: []tokenLogprob{}}
 	for _, lp := range lps {
-		e := tokenLogprob{Token: validText(lp.Piece), Logprob: float64(lp.Logprob), Bytes: bytesOf(lp.Piece), TopLogprobs: []tokenLogprob{}}
+		e := tokenLogprob{Token: validText(lp.Piece), Logprob: float64(lp.Logprob), Bytes: bytesOf(lp.Piece), TopLogprobs: []topLogprob{}}
 		for _, t := range lp.Top {
-			e.TopLogprobs = append(e.TopLogprobs, tokenLogprob{Token: validText(t.Piece), Logprob: float64(t.Logprob), Bytes: bytesOf(t.Piece)})
+			e.TopLogprobs = append(e.TopLogprobs, topLogprob{Token: validText(t.Piece), Logprob: float64(t.Logprob), Bytes: bytesOf(t.Piece)})
 		}
 		out.Content = append(out.Content, e)
 	}
 	return out
 }
 
-// completionLogprobs are tokens' log-probabilities in the completions
-// shape; offset is where the first token's text starts in the choice's
-// text.
-func completionLogprobsOf(lps []engine.TokenLogprob, offset int) *completionLogprobs {
+// textOffsets follows a choice's text through its tokens' bytes as the
+// engine's tokenizer.Decoder turns them into text: of holds where each
+// token's text starts, at how long the text is so far, in characters
+// (Unicode code points, as OpenAI's text_offset counts). Counting bytes
+// instead would point past the text the client gets, where bytes that
+// form no character are one U+FFFD. A token whose first byte completes a
+// character held back from earlier tokens starts at that character.
+// (Stop strings and a think block hold text back and let it out where it
+// was; a cut at a stop string ends the text early, past which the last
+// token's offset may point.)
+type textOffsets struct {
+	of   []int
+	at   int
+	held []byte // the bytes the Decoder holds back: a character's start
+}
+
+func (o *textOffsets) token(piece string) {
+	start := o.at
+	pending := append(o.held, piece...)
+	if len(o.held) > 0 && len(piece) > 0 {
+		// The held bytes start a character this piece completes (the
+		// token starts inside it), or form none: then they are one
+		// U+FFFD, which the piece's first byte joins if it is no
+		// character's start either.
+		if r, size := utf8.DecodeRune(pending); r == utf8.RuneError && size == 1 {
+			if r, size := utf8.DecodeRuneInString(piece); !(r == utf8.RuneError && size == 1) || tokenizer.IncompleteTail([]byte(piece)) == len(piece) {
+				start++
+			}
+		}
+	}
+	o.of = append(o.of, start)
+	keep := tokenizer.IncompleteTail(pending)
+	o.at += utf8.RuneCountInString(strings.ToValidUTF8(string(pending[:len(pending)-keep]), "\uFFFD"))
+	o.held = append(o.held[:0], pending[len(pending)-keep:]...)
+}
+
+// completionLogprobsOf are tokens' log-probabilities in the completions
+// shape; offsets follows the choice's text, token by token.
+func completionLogprobsOf(lps []engine.TokenLogprob, offsets *textOffsets) *completionLogprobs {
 	out := &completionLogprobs{Tokens: []string{}, TokenLogprobs: []float64{}, TopLogprobs: []map[string]float64{}, TextOffset: []int{}}
 	for _, lp := range lps {
 		out.Tokens = append(out.Tokens, validText(lp.Piece))
@@ -317,8 +353,8 @@ func completionLogprobsOf(lps []engine.TokenLogprob, offset int) *completionLogp
 			top[validText(t.Piece)] = float64(t.Logprob)
 		}
 		out.TopLogprobs = append(out.TopLogprobs, top)
-		out.TextOffset = append(out.TextOffset, offset)
-		offset += len(lp.Piece)
+		offsets.token(lp.Piece)
+		out.TextOffset = append(out.TextOffset, offsets.of[len(offsets.of)-1])
 	}
 	return out
 }

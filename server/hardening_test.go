@@ -191,6 +191,11 @@ func TestServeErrorsNameNoGoTypes(t *testing.T) {
 		`{"prompt":"hi","stream":1}`:          `"stream" must be true or false`,
 		`[1,2]`:                               `an object`,
 		`{"messages":{"role":"user"}}`:        `"messages" must be an array, not an object`,
+		// A number of the right kind that does not fit says so, rather
+		// than "must be a number, not the number 1e400".
+		`{"prompt":"hi","temperature":1e400}`:               `"temperature": the number 1e400 is out of range`,
+		`{"prompt":"hi","max_tokens":99999999999999999999}`: `"max_tokens": the integer 99999999999999999999 is out of range`,
+		`{"prompt":"hi","max_tokens":1e3}`:                  `"max_tokens" must be an integer, not the number 1e3`,
 	} {
 		path := "/v1/completions"
 		if strings.Contains(body, "messages") {
@@ -344,7 +349,11 @@ func TestServeDrain(t *testing.T) {
 
 	drained := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		// The grace period: the short stream's 10 tokens at 20 ms are
+		// 200 ms; 2 s leaves room for a loaded 2-core machine (700 ms
+		// was once too little, with other test binaries running), and
+		// is far from the long ones' 10 s.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		drained <- s.Shutdown(ctx)
 	}()

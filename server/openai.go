@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/chat"
@@ -252,7 +253,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 			}
 			c := completionChoice{Index: i, Text: echo + res.Text, FinishReason: finishReason(res.Stats, false)}
 			if x.logprobs {
-				c.Logprobs = completionLogprobsOf(res.Logprobs, len(echo))
+				c.Logprobs = completionLogprobsOf(res.Logprobs, &textOffsets{at: utf8.RuneCountInString(echo)})
 			}
 			all.Choices = append(all.Choices, c)
 			all.Usage.add(res.Stats, i == 0)
@@ -263,7 +264,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 	out := &sse{w: w, timeout: s.cfg.WriteTimeout}
 	total := &usage{}
 	for i := range x.n {
-		offset := len(echo)
+		offsets := textOffsets{at: utf8.RuneCountInString(echo)}
 		if echo != "" {
 			if out.send(resp(completionChoice{Index: i, Text: echo})) != nil {
 				return nil
@@ -272,8 +273,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) error {
 		res, err := s.run(r.Context(), g, nil, choiceRequest(req, i), func(ev engine.Event) error {
 			c := completionChoice{Index: i, Text: ev.Text}
 			if ev.Logprob != nil {
-				c.Logprobs = completionLogprobsOf([]engine.TokenLogprob{*ev.Logprob}, offset)
-				offset += len(ev.Logprob.Piece)
+				c.Logprobs = completionLogprobsOf([]engine.TokenLogprob{*ev.Logprob}, &offsets)
 			}
 			if c.Text == "" && c.Logprobs == nil {
 				return nil

@@ -293,10 +293,18 @@ type chatLogprobs struct {
 }
 
 type tokenLogprob struct {
-	Token       string         `json:"token"`
-	Logprob     float64        `json:"logprob"`
-	Bytes       []int          `json:"bytes"`
-	TopLogprobs []tokenLogprob `json:"top_logprobs"`
+	Token       string       `json:"token"`
+	Logprob     float64      `json:"logprob"`
+	Bytes       []int        `json:"bytes"`
+	TopLogprobs []topLogprob `json:"top_logprobs"`
+}
+
+// topLogprob is one of a token's alternatives: OpenAI's carry no
+// top_logprobs of their own (not even null).
+type topLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+	Bytes   []int   `json:"bytes"`
 }
 
 type completionChoice struct {

@@ -228,6 +228,12 @@ func (d *Decoder) drain(all bool) string {
 	return s
 }
 
+// IncompleteTail is the length (0 to 3) of the end of p that a Decoder
+// holds back: a prefix of a UTF-8 sequence that more bytes could still
+// complete. The server follows a Decoder's text with it (the character
+// offsets of tokens' text).
+func IncompleteTail(p []byte) int { return incompleteTail(p) }
+
 // incompleteTail is the length (0 to 3) of a trailing prefix of a UTF-8
 // sequence that more bytes could still complete. utf8.FullRune already says
 // "complete" for prefixes that can only end up invalid.
