@@ -33,6 +33,9 @@ func runChat(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := checkCount(*count); err != nil {
+		return err
+	}
 	think, err := tf.value()
 	if err != nil {
 		return err

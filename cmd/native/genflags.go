@@ -218,6 +218,15 @@ func (s *sampleFlags) options() (sample.Options, error) {
 	return o, o.Validate()
 }
 
+// checkCount refuses a negative --count, which would otherwise read as 0
+// (until the context is full) without a word.
+func checkCount(n int) error {
+	if n < 0 {
+		return fmt.Errorf("--count %d is negative (0: until the context is full)", n)
+	}
+	return nil
+}
+
 // thinkFlags is the --think / --no-think pair; unset means the model's default.
 type thinkFlags struct{ on, off bool }
 

@@ -55,6 +55,8 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"bench", "--model", "x.gguf", "--ctx", "0"}, "must be at least 1"},
 		{[]string{"serve", "--model", "x.gguf", "--threads", "0"}, "must be at least 1"},
 		{[]string{"run", "--model", "x.gguf", "--prompt", "hi", "--top-p", "0"}, "--top-p 0 is outside"},
+		{[]string{"run", "--model", "x.gguf", "--prompt", "hi", "--count", "-5"}, "--count -5 is negative"},
+		{[]string{"chat", "--model", "x.gguf", "--count", "-1"}, "--count -1 is negative"},
 		{[]string{"synth", "--arch", "nope", "--shape", "tiny", "-o", "/dev/null"}, "ember synth: unknown architecture"},
 	} {
 		_, errs, err := ember(t, "", c.args...)

@@ -34,6 +34,9 @@ func runRun(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := checkCount(*count); err != nil {
+		return err
+	}
 	g, err := constraint(*grammarText, *schemaText)
 	if err != nil {
 		return err
