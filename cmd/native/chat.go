@@ -33,7 +33,7 @@ func runChat(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := checkCount(*count); err != nil {
+	if err := checkCount(*count, "until the context is full"); err != nil {
 		return err
 	}
 	think, err := tf.value()

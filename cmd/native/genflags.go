@@ -219,10 +219,10 @@ func (s *sampleFlags) options() (sample.Options, error) {
 }
 
 // checkCount refuses a negative --count, which would otherwise read as 0
-// (until the context is full) without a word.
-func checkCount(n int) error {
+// without a word; zero says what 0 means to the command.
+func checkCount(n int, zero string) error {
 	if n < 0 {
-		return fmt.Errorf("--count %d is negative (0: until the context is full)", n)
+		return fmt.Errorf("--count %d is negative (0: %s)", n, zero)
 	}
 	return nil
 }

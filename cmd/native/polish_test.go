@@ -57,6 +57,7 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"run", "--model", "x.gguf", "--prompt", "hi", "--top-p", "0"}, "--top-p 0 is outside"},
 		{[]string{"run", "--model", "x.gguf", "--prompt", "hi", "--count", "-5"}, "--count -5 is negative"},
 		{[]string{"chat", "--model", "x.gguf", "--count", "-1"}, "--count -1 is negative"},
+		{[]string{"remote", "ws://127.0.0.1:1/ws", "--prompt", "hi", "--count", "-3"}, "--count -3 is negative (0: the server's limit)"},
 		{[]string{"synth", "--arch", "nope", "--shape", "tiny", "-o", "/dev/null"}, "ember synth: unknown architecture"},
 	} {
 		_, errs, err := ember(t, "", c.args...)

@@ -88,6 +88,9 @@ func runRemote(args []string) error {
 	if *prompt == "" {
 		return fmt.Errorf("no prompt: pass --prompt TEXT")
 	}
+	if err := checkCount(*count, "the server's limit"); err != nil {
+		return err
+	}
 	if *runs < 1 || *conc < 1 {
 		return fmt.Errorf("--runs and --concurrency must be at least 1")
 	}

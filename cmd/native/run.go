@@ -34,7 +34,7 @@ func runRun(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := checkCount(*count); err != nil {
+	if err := checkCount(*count, "until the context is full"); err != nil {
 		return err
 	}
 	g, err := constraint(*grammarText, *schemaText)
