@@ -37,15 +37,6 @@ const (
 	resourceShared = 0
 	// MTLCommandBufferStatusError.
 	commandBufferError = 5
-	// MTLGPUFamily values: AppleN is 1000+N (Apple1, the A7, to Apple10
-	// so far), Common1..3 are 3001..3003.
-	familyApple1  = 1001
-	familyApple7  = 1007
-	familyApple10 = 1010
-	familyMac2    = 2002
-	familyCommon1 = 3001
-	familyCommon3 = 3003
-	familyMetal3  = 5001
 )
 
 var (
@@ -216,14 +207,7 @@ func openDevice() (*mtlDevice, error) {
 	d := &mtlDevice{dev: dev, devName: goString(dev.Send(sel.name)), maxLen: int(objc.Send[uint64](dev, sel.maxBufferLength))}
 	supports := func(f int64) bool { return objc.Send[bool](dev, sel.supportsFamily, f) }
 	d.fam = familyName(supports)
-	if supports(familyApple7) {
-		// Apple silicon from M1 on: SIMD-groups of 32, their reductions and
-		// matrices, where the device builds a pipeline of each. A hosted
-		// macOS runner's paravirtual GPU says Apple5 or Common3 and takes
-		// neither: the kernels without are built there.
-		d.feat.SIMD = d.compiles(probeReduce)
-		d.feat.Matrix = d.compiles(probeMatrix)
-	}
+	d.feat = deviceFeatures(supports, d.compiles)
 	d.queue = dev.Send(sel.newCommandQueue)
 	if d.queue == 0 {
 		dev.Send(sel.release)
@@ -236,53 +220,6 @@ func (d *mtlDevice) name() string           { return d.devName }
 func (d *mtlDevice) family() string         { return d.fam }
 func (d *mtlDevice) features() msl.Features { return d.feat }
 func (d *mtlDevice) maxBuffer() int         { return d.maxLen }
-
-// familyName is the device's highest Apple GPU family (the one Metal's
-// feature tables are written by), else Mac2 or the highest common family,
-// and Metal 3 where the device has it: what -v prints.
-func familyName(supports func(int64) bool) string {
-	name := "no Apple, Mac2 or common GPU family"
-	switch {
-	case supports(familyApple1):
-		for f := int64(familyApple10); f >= familyApple1; f-- {
-			if supports(f) {
-				name = fmt.Sprintf("Apple%d", f-1000)
-				break
-			}
-		}
-	case supports(familyMac2):
-		name = "Mac2"
-	default:
-		for f := int64(familyCommon3); f >= familyCommon1; f-- {
-			if supports(f) {
-				name = fmt.Sprintf("Common%d", f-3000)
-				break
-			}
-		}
-	}
-	if supports(familyMetal3) {
-		name += ", Metal 3"
-	}
-	return name
-}
-
-// Kernels that use one optional feature each, which the device has when
-// it builds a pipeline of them.
-const (
-	probeReduce = `#include <metal_stdlib>
-using namespace metal;
-kernel void probe(device float* x [[buffer(0)]], uint i [[thread_index_in_simdgroup]]) { x[i] = simd_sum(x[i]); }
-`
-	probeMatrix = `#include <metal_stdlib>
-using namespace metal;
-kernel void probe(device float* x [[buffer(0)]]) {
-    simdgroup_float8x8 a;
-    simdgroup_load(a, x, 8);
-    simdgroup_multiply_accumulate(a, a, a, a);
-    simdgroup_store(a, x, 8);
-}
-`
-)
 
 // compiles reports whether the device builds a pipeline of src's kernel
 // probe: the Metal compiler's front end may take what the device's own
