@@ -56,19 +56,7 @@ func runProbe(t *testing.T, src string, x []float32) []float32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu, err := trampoline(src, &msl.Kernel{Name: "probe", Threads: 32, Params: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	so, err := compileShared(tu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := purego.Dlopen(so, purego.RTLD_NOW|purego.RTLD_LOCAL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := purego.Dlsym(lib, "ember_dispatch")
+	pipe, err := newEmuDevice().pipeline(src, &msl.Kernel{Name: "probe", Threads: 32, Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +65,7 @@ func runProbe(t *testing.T, src string, x []float32) []float32 {
 	grid := []uint64{1, 1, 1}
 	tg := []uint64{0}
 	msg := make([]byte, 512)
-	rc, _, _ := purego.SyscallN(fn, uintptr(unsafe.Pointer(&bufs[0])), uintptr(unsafe.Pointer(&grid[0])), 32,
+	rc, _, _ := purego.SyscallN(pipe.(*emuPipe).fn, uintptr(unsafe.Pointer(&bufs[0])), uintptr(unsafe.Pointer(&grid[0])), 32,
 		uintptr(unsafe.Pointer(&tg[0])), 0, uintptr(unsafe.Pointer(&msg[0])), uintptr(len(msg)))
 	if int32(rc) != 0 {
 		t.Fatalf("probe: %s", strings.TrimRight(string(msg), "\x00"))
