@@ -3,6 +3,7 @@
 package metal
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/emberllm/ember/gpu"
@@ -39,5 +40,25 @@ func TestEmulatedReadBandwidth(t *testing.T) {
 	}
 	if !(gbs > 0) {
 		t.Errorf("read bandwidth %g GB/s", gbs)
+	}
+}
+
+// Describe (what -v prints) names the device, its family and the features
+// the kernels are built with, NoSIMD's too.
+func TestEmulatedDescribe(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{}, "metal device: emulated on the CPU (none); SIMD-group reductions true, matrices true; max buffer 1024 MiB\n"},
+		{Options{NoSIMD: true, MaxBuffer: 1 << 20}, "metal device: emulated on the CPU (none); SIMD-group reductions false, matrices false; max buffer 1 MiB\n"},
+	} {
+		be := emulated(c.o)().(*Backend)
+		var b strings.Builder
+		be.Describe(&b)
+		be.Close()
+		if b.String() != c.want {
+			t.Errorf("%+v: Describe wrote %q, want %q", c.o, b.String(), c.want)
+		}
 	}
 }
