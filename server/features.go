@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -58,8 +59,16 @@ func (body *chatRequest) extras() (*extras, error) {
 		if !toolName.MatchString(t.Function.Name) {
 			return nil, invalid("tools[%d].function.name %q must be 1 to 64 letters, digits, _ or -", i, t.Function.Name)
 		}
-		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && p[0] != '{' && string(p) != "null" {
-			return nil, invalid("tools[%d].function.parameters must be a JSON Schema object", i)
+		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && string(p) != "null" {
+			if p[0] != '{' {
+				return nil, invalid("tools[%d].function.parameters must be a JSON Schema object", i)
+			}
+			// Whatever tool_choice says: a model may call any tool it
+			// is shown. What ember cannot constrain to (a pattern ...)
+			// is refused only where a call is constrained (apply).
+			if _, err := grammar.SchemaGBNF(p); errors.Is(err, grammar.ErrNotSchema) {
+				return nil, invalid("tools[%d].function.parameters: %v", i, err)
+			}
 		}
 	}
 	x.choice = "none"

@@ -236,11 +236,21 @@ func TestServeToolCalls(t *testing.T) {
 		`{"messages":[{"role":"user","content":"x"}],"tools":` + weatherTools + `,"tool_choice":{"type":"function","function":{"name":"nope"}}}`: "nope",
 		`{"messages":[{"role":"user","content":"x"}],"tools":` + weatherTools + `,"tool_choice":"sometimes"}`:                                    "sometimes",
 		`{"messages":[{"role":"tool","content":"x"}]}`:                                                                                           "tool_call_id",
-		`{"messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"[1]"}}]}]}`:              "arguments",
+		// A schema that is none is refused whatever tool_choice says; one
+		// that asks what ember cannot constrain to only where a call is
+		// constrained (below).
+		`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"strin"}}}}}]}`:                                          `tools[0].function.parameters: json schema: type \"strin\"`,
+		`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":"string"}}}}],"tool_choice":"none"}`:                             `not a schema object`,
+		`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^a"}}}}}],"tool_choice":"required"}`: `\"pattern\" (in args-f-a) is not supported`,
+		`{"messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"[1]"}}]}]}`:                                                                                      "arguments",
 	} {
 		if status, out := ts.post(t, "/v1/chat/completions", body); status != 400 || !strings.Contains(string(out), says) {
 			t.Errorf("%s: %d %s", body, status, out)
 		}
+	}
+	// The model may call a tool with a pattern freely (tool_choice auto).
+	if status, out := ts.post(t, "/v1/chat/completions", `{"messages":[{"role":"user","content":"x"}],"max_tokens":2,"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^a"}}}}}]}`); status != 200 {
+		t.Errorf("a pattern under tool_choice auto: %d %s", status, out)
 	}
 }
 

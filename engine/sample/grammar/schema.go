@@ -121,7 +121,7 @@ func NewBuilder() *Builder {
 func (b *Builder) Schema(name string, schema []byte) (string, error) {
 	root, err := decodeOrdered(schema)
 	if err != nil {
-		return "", fmt.Errorf("json schema: %w", err)
+		return "", &notSchema{fmt.Errorf("json schema: %w", err)}
 	}
 	b.c.root, b.c.refs = root, map[string]string{}
 	return b.c.visit(root, name, 0)
@@ -326,6 +326,24 @@ var (
 		"unevaluatedItems", "additionalItems"}
 )
 
+// ErrNotSchema matches (errors.Is) the errors of a schema that is no JSON
+// Schema at all: not JSON, a subschema that is neither an object nor a
+// boolean, an unknown type, a keyword's value of the wrong kind. Others
+// are of a schema ember cannot hold output to (a pattern, a remote $ref,
+// nothing allowed): a tool the model may call without constraint can
+// still have one of those, not one of these.
+var ErrNotSchema = errors.New("json schema: not a schema")
+
+type notSchema struct{ err error }
+
+func (e *notSchema) Error() string        { return e.err.Error() }
+func (e *notSchema) Unwrap() error        { return e.err }
+func (e *notSchema) Is(target error) bool { return target == ErrNotSchema }
+
+func notSchemaf(format string, args ...any) error {
+	return &notSchema{fmt.Errorf(format, args...)}
+}
+
 func (c *converter) visit(s any, name string, depth int) (string, error) {
 	if depth > 64 {
 		return "", errors.New("json schema: nested deeper than 64")
@@ -339,7 +357,7 @@ func (c *converter) visit(s any, name string, depth int) (string, error) {
 	case *object:
 		return c.visitObject(t, name, depth)
 	}
-	return "", fmt.Errorf("json schema: %s is %s, not a schema object", name, jsonText(s))
+	return "", notSchemaf("json schema: %s is %s, not a schema object", name, jsonText(s))
 }
 
 func (c *converter) visitObject(o *object, name string, depth int) (string, error) {
@@ -358,7 +376,7 @@ func (c *converter) visitObject(o *object, name string, depth int) (string, erro
 	if v, ok := o.get("enum"); ok {
 		list, _ := v.([]any)
 		if len(list) == 0 {
-			return "", fmt.Errorf("json schema: enum in %s must be a non-empty array", name)
+			return "", notSchemaf("json schema: enum in %s must be a non-empty array", name)
 		}
 		var alts []string
 		for _, x := range list {
@@ -370,7 +388,7 @@ func (c *converter) visitObject(o *object, name string, depth int) (string, erro
 		if v, ok := o.get(k); ok {
 			list, _ := v.([]any)
 			if len(list) == 0 {
-				return "", fmt.Errorf("json schema: %s in %s must be a non-empty array", k, name)
+				return "", notSchemaf("json schema: %s in %s must be a non-empty array", k, name)
 			}
 			var alts []string
 			for i, x := range list {
@@ -435,7 +453,7 @@ func (c *converter) visitObject(o *object, name string, depth int) (string, erro
 		}
 		return typ.(string), nil
 	}
-	return "", fmt.Errorf("json schema: type %s in %s is not one of object, array, string, integer, number, boolean, null", jsonText(typ), name)
+	return "", notSchemaf("json schema: type %s in %s is not one of object, array, string, integer, number, boolean, null", jsonText(typ), name)
 }
 
 func has(o *object, k string) bool { _, ok := o.get(k); return ok }
@@ -456,7 +474,7 @@ func (c *converter) integerRule(o *object, name string) (string, error) {
 		n, isNum := v.(json.Number)
 		f, err := n.Float64()
 		if !isNum || err != nil {
-			return "", fmt.Errorf("json schema: %s in %s must be a number", k, name)
+			return "", notSchemaf("json schema: %s in %s must be a number", k, name)
 		}
 		bounded = true
 		switch k {
@@ -841,7 +859,11 @@ func bounds(o *object, minKey, maxKey, name string) (lo, hi int, err error) {
 		n, isNum := v.(json.Number)
 		i, perr := strconv.Atoi(string(n))
 		if !isNum || perr != nil || i < 0 || i > 1000 {
-			return 0, false, fmt.Errorf("json schema: %s in %s must be a whole number from 0 to 1000", k, name)
+			err := fmt.Errorf("json schema: %s in %s must be a whole number from 0 to 1000", k, name)
+			if isNum && perr == nil && i > 1000 {
+				return 0, false, err // a schema, beyond what ember holds output to
+			}
+			return 0, false, &notSchema{err}
 		}
 		return i, true, nil
 	}

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -130,21 +131,37 @@ func TestSchemaGrammarAccepts(t *testing.T) {
 }
 
 func TestSchemaErrors(t *testing.T) {
-	for schema, says := range map[string]string{
-		`{"type":"string","pattern":"^a"}`:                 `"pattern"`,
-		`{"type":"number","minimum":3}`:                    `"minimum"`,
-		`{"type":"object","required":["x"]}`:               `"x"`,
-		`{"$ref":"#/$defs/missing"}`:                       "leads nowhere",
-		`{"$ref":"https://example.com/s.json"}`:            "only references inside",
-		`{"type":"thing"}`:                                 "type",
-		`{"type":"array","minItems":3,"maxItems":2}`:       "maxItems",
-		`{"enum":[]}`:                                      "enum",
-		`false`:                                            "nothing is allowed",
-		`{"allOf":[{"type":"string"},{"type":"integer"}]}`: "allOf",
-		`{"type":"object"`:                                 "json schema",
+	// notSchema: the error is ErrNotSchema (no JSON Schema at all), not
+	// one of a schema ember cannot hold output to.
+	for schema, c := range map[string]struct {
+		says      string
+		notSchema bool
+	}{
+		`{"type":"string","pattern":"^a"}`:                 {`"pattern"`, false},
+		`{"type":"number","minimum":3}`:                    {`"minimum"`, false},
+		`{"type":"object","required":["x"]}`:               {`"x"`, false},
+		`{"$ref":"#/$defs/missing"}`:                       {"leads nowhere", false},
+		`{"$ref":"https://example.com/s.json"}`:            {"only references inside", false},
+		`{"type":"array","minItems":3,"maxItems":2}`:       {"maxItems", false},
+		`{"type":"string","maxLength":5000}`:               {"maxLength", false},
+		`false`:                                            {"nothing is allowed", false},
+		`{"allOf":[{"type":"string"},{"type":"integer"}]}`: {"allOf", false},
+		`{"type":"thing"}`:                                 {"type", true},
+		`{"type":5}`:                                       {"type 5", true},
+		`{"enum":[]}`:                                      {"enum", true},
+		`{"enum":"a"}`:                                     {"enum", true},
+		`{"anyOf":{}}`:                                     {"anyOf", true},
+		`{"type":"object"`:                                 {"json schema", true},
+		`{"type":"object"} x`:                              {"trailing", true},
+		`[1]`:                                              {"not a schema object", true},
+		`{"type":"object","properties":{"a":"string"}}`:    {"not a schema object", true},
+		`{"type":"integer","minimum":"3"}`:                 {"must be a number", true},
+		`{"type":"string","maxLength":-1}`:                 {"maxLength", true},
+		`{"type":"array","minItems":1.5}`:                  {"minItems", true},
 	} {
-		if _, err := FromJSONSchema([]byte(schema)); err == nil || !strings.Contains(err.Error(), says) {
-			t.Errorf("%s: %v, want an error saying %s", schema, err, says)
+		_, err := FromJSONSchema([]byte(schema))
+		if err == nil || !strings.Contains(err.Error(), c.says) || errors.Is(err, ErrNotSchema) != c.notSchema {
+			t.Errorf("%s: %v (no schema: %v), want an error saying %s (no schema: %v)", schema, err, errors.Is(err, ErrNotSchema), c.says, c.notSchema)
 		}
 	}
 	// Annotations are no constraint: they are ignored.
