@@ -322,8 +322,10 @@ func (x *extras) chatLogprobs(lps []engine.TokenLogprob) *chatLogprobs {
 // form no character are one U+FFFD. A token whose first byte completes a
 // character held back from earlier tokens starts at that character.
 // (Stop strings and a think block hold text back and let it out where it
-// was; a cut at a stop string ends the text early, past which the last
-// token's offset may point.)
+// was. A stop string is cut from the text, but its tokens were generated
+// and keep their logprobs: their offsets, where their text would have
+// been, point past the text's end, whole and streamed alike, since a
+// stream sends them before it knows.)
 type textOffsets struct {
 	of   []int
 	at   int

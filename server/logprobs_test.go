@@ -79,10 +79,18 @@ func TestServeStreamedLogprobs(t *testing.T) {
 	}
 	// Greedy, then sampled: the random model writes byte tokens that end
 	// inside characters or form none (U+FFFD in the text), which the
-	// offsets must step over.
-	for seed := range 6 {
-		temp := min(seed, 1)
-		cbody := map[string]any{"prompt": "Once", "max_tokens": 12, "temperature": temp, "seed": seed, "ignore_eos": true, "logprobs": 2}
+	// offsets must step over. The last run is the greedy one again, with
+	// a stop string taken from its middle.
+	var greedy completionChoice
+	for seed := range 7 {
+		temp := min(seed%6, 1)
+		cbody := map[string]any{"prompt": "Once", "max_tokens": 12, "temperature": temp, "seed": seed % 6, "ignore_eos": true, "logprobs": 2}
+		stop := ""
+		if seed == 6 {
+			runes := []rune(greedy.Text)
+			stop = string(runes[len(runes)/2 : len(runes)/2+2])
+			cbody["stop"] = stop
+		}
 		cw := decode[struct{ Choices []completionChoice }](t, postOK(t, ts, "/v1/completions", cbody)).Choices[0]
 		cbody["stream"] = true
 		events, err = sseEvents(strings.NewReader(string(postOK(t, ts, "/v1/completions", cbody))))
@@ -105,8 +113,27 @@ func TestServeStreamedLogprobs(t *testing.T) {
 				}
 			}
 		}
-		if text != cw.Text || !reflect.DeepEqual(&cs, cw.Logprobs) || len(cs.Tokens) != 12 {
+		if text != cw.Text || !reflect.DeepEqual(&cs, cw.Logprobs) || (stop == "" && len(cs.Tokens) != 12) {
 			t.Fatalf("seed %d: streamed %q %+v, whole %q %+v", seed, text, cs, cw.Text, cw.Logprobs)
+		}
+		if seed == 0 {
+			greedy = cw
+		}
+		if stop != "" {
+			// The text ends before the stop string; its tokens are the
+			// greedy run's first ones, offsets and all, the last one
+			// (which completes the stop string) reaching past the text.
+			g := greedy.Logprobs
+			n := len(cs.Tokens)
+			if want, _, _ := strings.Cut(greedy.Text, stop); cw.Text != want || n == 0 || n >= 12 ||
+				!reflect.DeepEqual(cs.Tokens, g.Tokens[:n]) || !reflect.DeepEqual(cs.TextOffset, g.TextOffset[:n]) {
+				t.Fatalf("stop %q: %q %+v, greedy %q %+v", stop, cw.Text, cs, greedy.Text, g)
+			}
+			if last := cs.TextOffset[n-1]; last+utf8.RuneCountInString(cs.Tokens[n-1]) <= len([]rune(cw.Text)) {
+				t.Fatalf("stop %q: the last token %q (which ends the stop string) at %d, inside %q", stop, cs.Tokens[n-1], last, cw.Text)
+			}
+			checkOffsets(t, greedy.Text, cs.Tokens, cs.TextOffset)
+			continue
 		}
 		checkOffsets(t, cw.Text, cs.Tokens, cs.TextOffset)
 		if temp > 0 {
