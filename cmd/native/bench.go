@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/sample"
 	"github.com/emberllm/ember/gpu"
+	"github.com/emberllm/ember/internal/stats"
 )
 
 func init() {
@@ -102,8 +102,8 @@ func runBench(args []string) error {
 		}
 		fmt.Fprintf(os.Stderr, "device memory bandwidth (streaming read): %.1f GB/s\n", readGBs)
 	}
-	pm, ps := meanSD(pre)
-	dm, ds := meanSD(dec)
+	pm, ps := stats.MeanSD(pre)
+	dm, ds := stats.MeanSD(dec)
 	perTok := e.Model.DecodeBytes()
 	threads := mf.threads
 	if threads <= 0 {
@@ -135,20 +135,4 @@ func benchToken(e *engine.Engine, rng *rand.Rand) int32 {
 			return id
 		}
 	}
-}
-
-func meanSD(xs []float64) (float64, float64) {
-	var m float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	var v float64
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	if len(xs) > 1 {
-		v /= float64(len(xs) - 1)
-	}
-	return m, math.Sqrt(v)
 }

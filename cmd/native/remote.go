@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/emberllm/ember/engine"
+	"github.com/emberllm/ember/internal/stats"
 	"github.com/emberllm/ember/server"
 )
 
@@ -197,7 +198,7 @@ func remoteBench(ctx context.Context, cl *server.Client, req server.Message, run
 		return fmt.Errorf("no run finished")
 	}
 	wall := time.Since(start).Seconds()
-	mean, sd := meanSD(rates)
+	mean, sd := stats.MeanSD(rates)
 	fmt.Printf("decode: %.1f ± %.1f tok/s over %d runs | aggregate: %d tokens in %.2f s = %.1f tok/s (concurrency %d)\n",
 		mean, sd, len(rates), tokens, wall, float64(tokens)/wall, conc)
 	return nil
