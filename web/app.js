@@ -6,8 +6,11 @@
 //
 // Automation and tests drive it by its URL: ?model=URL|NAME&prompt=TEXT
 // [&raw=1][&n=N][&temperature=T][&backend=auto|webgpu|cpu][&engine=tab|server]
-// &autorun=1 loads, generates, writes the text to #output and sets the
-// title to end with " - done" (or " - error: MESSAGE").
+// [&ctx=N]&autorun=1 loads, generates, writes the text to #output (and the
+// token ids to its data-tokens, as JSON, to compare token for token) and
+// sets the title to end with " - done" (or " - error: MESSAGE"). ctx sizes
+// the tab's KV cache (default: 4096 positions, capped by the model's);
+// it applies to models loaded by hand too.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -106,11 +109,12 @@ async function setEngine(name) {
   $("engine").value = name;
   $("picker").style.display = name === "tab" ? "flex" : "none";
   $("share").style.display = name === "tab" && serverInfo && ember.info() ? "inline-block" : "none";
+  const info = name === "tab" ? ember.info() : null;
+  $("think").parentElement.hidden = !!info && info.thinking === false;
   if (name === "server") {
     $("model").textContent = "connecting…";
     await refreshServerModel();
   } else {
-    const info = ember.info();
     $("model").textContent = info ? info.model : "no model";
   }
 }
@@ -122,12 +126,14 @@ async function loadModel(source) {
   $("stop").disabled = true;
   const t0 = performance.now();
   try {
-    const info = await ember.load(source, { backend: params.get("backend") || "auto", onProgress: progress });
+    const info = await ember.load(source, { backend: params.get("backend") || "auto", context: Number(params.get("ctx")) || 0, onProgress: progress });
     const secs = ((performance.now() - t0) / 1000).toFixed(1);
     $("model").textContent = info.model;
     $("status").textContent = `loaded in ${secs} s on ${info.backend === "webgpu" ? "WebGPU" : "the CPU"}${info.cached ? " (from the browser's cache)" : ""}`;
     $("load").style.display = "none";
     if (info.notice) notice(info.notice);
+    // The think switch means nothing to a model without a reasoning mode.
+    $("think").parentElement.hidden = info.thinking === false;
     history.length = 0;
     $("messages").replaceChildren();
     if (serverInfo) $("share").style.display = "inline-block";
@@ -172,7 +178,8 @@ async function refreshCache() {
   }
 }
 
-// send runs one turn and renders it; it resolves to the answer's text.
+// send runs one turn and renders it; it resolves to ember.generate's answer
+// with the ids of the tokens it streamed.
 async function send(req) {
   const box = el("div", "msg assistant");
   const think = el("details", "reasoning");
@@ -190,6 +197,7 @@ async function send(req) {
   const t0 = performance.now();
   let first = 0;
   let tokens = 0;
+  const ids = [];
   let text = "";
   let reasoning = "";
   try {
@@ -207,6 +215,7 @@ async function send(req) {
         }
         if (ev.token !== undefined) {
           tokens++;
+          ids.push(ev.token);
           if (!first) first = performance.now();
           const secs = (performance.now() - first) / 1000;
           const rate = tokens > 1 && secs > 0 ? ((tokens - 1) / secs).toFixed(1) : "–";
@@ -220,7 +229,7 @@ async function send(req) {
       `prefill ${st.prefill_tok_s ? st.prefill_tok_s.toFixed(0) : "–"} tok/s · first token ${st.ttft_ms ? st.ttft_ms.toFixed(0) : "–"} ms · ${st.stop_reason || ""}`;
     meta.textContent = line;
     $("stats").textContent = line;
-    return r;
+    return { ...r, tokens: ids };
   } catch (e) {
     box.className = "msg error";
     content.textContent = e.message;
@@ -301,6 +310,7 @@ async function autorun() {
     $("messages").append(el("div", "msg user", params.get("prompt") || ""));
     const r = await send(req);
     $("output").textContent = r.text;
+    $("output").dataset.tokens = JSON.stringify(r.tokens);
     document.title = `${base} - done`;
   } catch (e) {
     $("output").textContent = "";

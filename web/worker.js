@@ -118,8 +118,10 @@ async function download(rid, dir, key, url) {
     }
     let total;
     if (resp.status === 206) {
+      // Another origin's Content-Range is readable only where it exposes
+      // it (Access-Control-Expose-Headers); Content-Length always is.
       const m = /\/(\d+)$/.exec(resp.headers.get("Content-Range") || "");
-      total = m ? Number(m[1]) : NaN;
+      total = m ? Number(m[1]) : have + Number(resp.headers.get("Content-Length"));
     } else if (resp.status === 200) {
       have = 0; // no range support: start over
       h.truncate(0);
@@ -131,16 +133,27 @@ async function download(rid, dir, key, url) {
     await writeMeta(dir, key, meta);
     if (resp.status === 200 || resp.status === 206) {
       const reader = resp.body.getReader();
-      let first = have === 0;
+      let checked = have > 0; // a resumed file's start was checked before
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (first && value.length >= 4) {
-          checkMagic(value, url);
-          first = false;
+        let chunk;
+        try {
+          chunk = await reader.read();
+        } catch (e) {
+          // What arrived is kept: the next load asks for the rest.
+          h.flush();
+          throw new Error(`the download of ${url} stopped at ${have} of ${meta.size || "?"} bytes (${e.message}); loading it again resumes there`);
         }
+        const { done, value } = chunk;
+        if (done) break;
         h.write(value, { at: have });
         have += value.length;
+        if (!checked && have >= 4) {
+          // The first bytes may come in pieces of any size.
+          const magic = new Uint8Array(4);
+          h.read(magic, { at: 0 });
+          checkMagic(magic, url);
+          checked = true;
+        }
         post(rid, "progress", { phase: "download", loaded: have, total: meta.size });
       }
       h.flush();

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -49,7 +50,9 @@ type api struct {
 	running map[string]context.CancelFunc
 }
 
-func newAPI() *api { return &api{turn: make(chan struct{}, 1), running: map[string]context.CancelFunc{}} }
+func newAPI() *api {
+	return &api{turn: make(chan struct{}, 1), running: map[string]context.CancelFunc{}}
+}
 
 func (a *api) object() js.Value {
 	fn := func(f func(args []js.Value) any) js.Func {
@@ -191,7 +194,7 @@ func openBackend(name string, total int64) (gpu.Backend, string, error) {
 		if name == "webgpu" {
 			return nil, "", err
 		}
-		return cpuBackend(fmt.Sprintf("WebGPU is not available here (%v); running on the CPU, which is much slower. ", err))
+		return cpuBackend(fmt.Sprintf("WebGPU is not available (%s); running on the CPU, which is much slower. ", strings.TrimPrefix(err.Error(), "webgpu: ")))
 	}
 	return nil, "", fmt.Errorf("unknown backend %q (auto, webgpu or cpu)", name)
 }
@@ -272,7 +275,7 @@ func (a *api) run(ctx context.Context, m wire.Message, onEvent js.Value) wire.Me
 		return wire.Message{Type: wire.TypeDone, ID: m.ID, Stats: &wire.GenStats{StopReason: "cancelled"}}
 	}
 	a.mu.Lock()
-	e, sess := a.eng, a.sess
+	e, sess, cpuBound := a.eng, a.sess, a.info.Backend == "cpu"
 	a.mu.Unlock()
 	if e == nil {
 		return errorEvent(m.ID, 503, errors.New("no model is loaded"))
@@ -288,7 +291,12 @@ func (a *api) run(ctx context.Context, m wire.Message, onEvent js.Value) wire.Me
 	if err != nil {
 		return errorEvent(m.ID, 400, err)
 	}
+	lastYield := time.Now()
 	res, err := sess.Generate(ctx, req, func(ev engine.Event) error {
+		if cpuBound && time.Since(lastYield) >= cpuYield {
+			yield()
+			lastYield = time.Now()
+		}
 		if !onEvent.Truthy() {
 			return nil
 		}
@@ -316,6 +324,19 @@ func (a *api) run(ctx context.Context, m wire.Message, onEvent js.Value) wire.Me
 	}
 	return wire.Message{Type: wire.TypeDone, ID: m.ID, Stats: &st}
 }
+
+// cpuYield is the longest a generation on the CPU backend keeps the
+// worker's thread before it lets the browser in. Go's scheduler returns to
+// the event loop only when every goroutine waits, and the CPU backend's
+// steps never wait: without a pause the worker would read the page's
+// cancel (the Stop button) only after the last token. WebGPU's steps wait
+// on the device, which lets the browser in anyway.
+const cpuYield = 50 * time.Millisecond
+
+// yield lets the worker's event loop run: a sleep leaves no goroutine
+// runnable, so the runtime returns to JavaScript until its timer fires.
+// It costs a timer's delay (a few milliseconds) each cpuYield.
+func yield() { time.Sleep(time.Millisecond) }
 
 func (a *api) cancel(args []js.Value) any {
 	if len(args) < 1 {
@@ -376,6 +397,11 @@ func (a *api) evaluate(args []js.Value) any {
 			}
 			best := int32(0)
 			for i, v := range l {
+				// JSON has no NaN or infinity (toJSON would panic and end
+				// the worker): a broken step is an error the caller reads.
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					return nil, fmt.Errorf("step %d: logit %d is %v", k, i, v)
+				}
 				if v > l[best] {
 					best = int32(i)
 				}

@@ -41,8 +41,14 @@ func Open(o Options) (gpu.Backend, error) {
 		"powerPreference":      "high-performance",
 		"forceFallbackAdapter": o.ForceFallback,
 	}))
-	if err != nil || !ad.Truthy() {
+	if err != nil {
 		return nil, fmt.Errorf("webgpu: the browser gives no WebGPU adapter: %v", err)
+	}
+	if !ad.Truthy() {
+		// requestAdapter resolves to null where WebGPU is switched off or
+		// the GPU is blocklisted (headless Chromium on Linux without
+		// --enable-unsafe-webgpu).
+		return nil, errors.New("webgpu: the browser gives no WebGPU adapter: WebGPU is off, or this GPU is not supported")
 	}
 	b := &Backend{inst: wrap[wgpu.Instance](nav), adapter: wrap[wgpu.Adapter](ad), info: adapterInfo(ad.Get("info")), pipelines: map[string]*pipeline{}, sources: map[string]*kernelSource{}}
 	b.limits = wantLimits(b.adapter.GetLimits())
@@ -122,12 +128,15 @@ func pushScopes(dev js.Value) {
 func (b *Backend) deviceError() error {
 	dev := jsOf(b.dev)
 	var errs []string
-	for range 2 {
+	// Scopes pop in reverse: out-of-memory, then validation. An
+	// allocation's message need not say what failed (Dawn's rarely names
+	// memory), so the scope it came from does.
+	for _, scope := range []string{"out of memory: ", ""} {
 		e, err := await(dev.Call("popErrorScope"))
 		if err != nil {
 			errs = append(errs, err.Error())
 		} else if e.Truthy() {
-			errs = append(errs, e.Get("message").String())
+			errs = append(errs, scope+e.Get("message").String())
 		}
 	}
 	pushScopes(dev)

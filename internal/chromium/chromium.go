@@ -1,6 +1,8 @@
 // Package chromium finds the Chromium binary the browser tests drive
-// (the chat page, the WebGPU backend compiled to wasm). make deps installs
-// Debian's chromium; EMBER_CHROMIUM names another browser binary.
+// (the chat page, the WebGPU backend compiled to wasm, the engine in a
+// tab), with the flags they start it with, and writes the engine's static
+// site for them. make deps installs Debian's chromium; EMBER_CHROMIUM
+// names another browser binary.
 package chromium
 
 import (
