@@ -90,9 +90,24 @@
 	SCVTF_4S(30, 30); \
 	VFMLA sc.S4, V30.S4, acc.S4
 
+// DWORDS broadcasts the token's eight value dwords (V26, V27) into V0-V7
+// for ROWS4's widening multiplies; SDOT takes them by index, so ROWS4DOT
+// needs NODWORDS.
+#define DWORDS \
+	VDUP V26.S[0], V0.S4; \
+	VDUP V26.S[1], V1.S4; \
+	VDUP V26.S[2], V2.S4; \
+	VDUP V26.S[3], V3.S4; \
+	VDUP V27.S[0], V4.S4; \
+	VDUP V27.S[1], V5.S4; \
+	VDUP V27.S[2], V6.S4; \
+	VDUP V27.S[3], V7.S4
+#define NODWORDS
+
 // TILEKERNEL is a whole kernel around ROWS (a macro adding block R11's
-// term of rows 4q..4q+3 into acc, as ROWS4 does); lg, lt, lb its labels.
-#define TILEKERNEL(ROWS, lg, lt, lb) \
+// term of rows 4q..4q+3 into acc, as ROWS4 does) and BCAST (what ROWS
+// needs of the token's values beyond V26, V27); lg, lt, lb its labels.
+#define TILEKERNEL(ROWS, BCAST, lg, lt, lb) \
 	MOVD w+0(FP), R0; \
 	MOVD tile+8(FP), R1; \
 	MOVD nb+16(FP), R2; \
@@ -124,14 +139,7 @@ lb: \
 	VDUP R15, V24.S4; \
 	FMOVS 4(R12), F25; \
 	VLD1 (R13), [V26.B16, V27.B16]; \
-	VDUP V26.S[0], V0.S4; \
-	VDUP V26.S[1], V1.S4; \
-	VDUP V26.S[2], V2.S4; \
-	VDUP V26.S[3], V3.S4; \
-	VDUP V27.S[0], V4.S4; \
-	VDUP V27.S[1], V5.S4; \
-	VDUP V27.S[2], V6.S4; \
-	VDUP V27.S[3], V7.S4; \
+	BCAST; \
 	VLD1 (R11), [V8.H8, V9.H8]; \
 	FCVTL_4S(10, 8); \
 	FCVTL2_4S(11, 8); \
@@ -163,8 +171,8 @@ lb: \
 
 // func q4_0TileNEON(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
 TEXT ·q4_0TileNEON(SB), NOSPLIT, $0-56
-	TILEKERNEL(ROWS4, neonGroup, neonToken, neonBlock)
+	TILEKERNEL(ROWS4, DWORDS, neonGroup, neonToken, neonBlock)
 
 // func q4_0TileDot(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
 TEXT ·q4_0TileDot(SB), NOSPLIT, $0-56
-	TILEKERNEL(ROWS4DOT, dotGroup, dotToken, dotBlock)
+	TILEKERNEL(ROWS4DOT, NODWORDS, dotGroup, dotToken, dotBlock)
