@@ -581,14 +581,16 @@ func TestTabLoadErrors(t *testing.T) {
 	}
 }
 
-// Out of GPU memory: what the page says when the browser's WebGPU reports
-// an allocation it could not make, and that the engine loads again after.
-// SwiftShader allocates from the host's memory and fails no allocation a
-// test can afford, so the test makes the browser report one: it attaches
-// to the engine's worker (DevTools) and has the device's next error scope
-// hold a GPUOutOfMemoryError, as a GPU that ran out would. Its message
-// does not say "memory", as Dawn's often do not: the scope says it.
-func TestTabOutOfMemory(t *testing.T) {
+// A GPU that fails: what the page says when the browser's WebGPU reports
+// an allocation it could not make, or takes the device away, and that the
+// engine loads again after. SwiftShader allocates from the host's memory
+// and fails no allocation a test can afford, and loses no device, so the
+// test makes the browser report both: it attaches to the engine's worker
+// (DevTools), has the device's next error scope hold a GPUOutOfMemoryError
+// (whose message does not say "memory", as Dawn's often do not: the scope
+// says it), and later destroys the device under the loaded model, which
+// the browser reports as a loss like any other.
+func TestTabGPUFailures(t *testing.T) {
 	ctx := page(t)
 	tinyModel(t, "tiny-oom.gguf")
 	if err := chromedp.Do(ctx, chromedp.Navigate(suite.web.URL+"/"), chromedp.WaitVisible(chromedp.ID("source"))); err != nil {
@@ -602,6 +604,7 @@ func TestTabOutOfMemory(t *testing.T) {
 	// The workers of pages the tab left may linger a moment among the
 	// targets: every worker of the site is armed, and one must take it.
 	armed := 0
+	var workers []context.Context
 	for _, ti := range targets {
 		if ti.Type != "worker" || !strings.HasPrefix(ti.URL, suite.web.URL+"/") {
 			continue
@@ -619,6 +622,11 @@ func TestTabOutOfMemory(t *testing.T) {
 				armed = false;
 				return new GPUOutOfMemoryError("Allocation failed");
 			};
+			const request = GPUAdapter.prototype.requestDevice;
+			GPUAdapter.prototype.requestDevice = async function (...args) {
+				globalThis.emberTestDevice = await request.apply(this, args);
+				return globalThis.emberTestDevice;
+			};
 			return true;
 		})()`))
 		if err != nil {
@@ -627,21 +635,43 @@ func TestTabOutOfMemory(t *testing.T) {
 		}
 		if ok {
 			armed++
+			workers = append(workers, wctx)
 		}
 	}
 	if armed == 0 {
 		t.Fatalf("no worker of the page took the injected error (%d targets)", len(targets))
+	}
+	// runs checks that the model loads and generates, after a failure.
+	runs := func(after string) {
+		t.Helper()
+		tabLoadContext(t, ctx, "models/tiny-oom.gguf", "webgpu", 64)
+		if r := tabGenerate(t, ctx, "Once upon a time", 2); len(r.Tokens) != 2 {
+			t.Errorf("after %s: %+v", after, r)
+		}
 	}
 	failed := jsRun[string](t, ctx, 60*time.Second, `ember.load("models/tiny-oom.gguf", {backend: "webgpu", context: 64}).then(() => "loaded", (e) => e.message)`)
 	if !strings.Contains(failed, "tiny-oom.gguf does not fit the GPU's memory") || !strings.Contains(failed, "pick a smaller model") {
 		t.Errorf("out of GPU memory, the load says %q", failed)
 	}
 	t.Logf("out of GPU memory: %s", failed)
-	// The failed load left nothing behind: the same model loads and runs.
-	tabLoadContext(t, ctx, "models/tiny-oom.gguf", "webgpu", 64)
-	if r := tabGenerate(t, ctx, "Once upon a time", 2); len(r.Tokens) != 2 {
-		t.Errorf("after the failed load: %+v", r)
+	runs("the failed load") // it left nothing behind
+
+	// The device lost under the model: the next request says so.
+	destroyed := 0
+	for _, w := range workers {
+		if ok, err := chromedp.Run(w, chromedp.Evaluate[bool](`!!globalThis.emberTestDevice && (globalThis.emberTestDevice.destroy(), true)`)); err == nil && ok {
+			destroyed++
+		}
 	}
+	if destroyed != 1 {
+		t.Fatalf("%d workers held a device to destroy", destroyed)
+	}
+	lost := jsRun[string](t, ctx, 30*time.Second, `ember.generate({prompt: "Once upon a time", raw: true, options: {max_tokens: 4, temperature: 0}}).then(() => "generated", (e) => e.message)`)
+	if !strings.Contains(lost, "the GPU device was lost") || !strings.Contains(lost, "load the model again") {
+		t.Errorf("with the device lost, a request says %q", lost)
+	}
+	t.Logf("device lost: %s", lost)
+	runs("the lost device") // loading again opens a new device
 }
 
 // A model picked from the disk (the file input; a drop gives the page the

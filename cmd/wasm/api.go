@@ -201,14 +201,32 @@ func openBackend(name string, total int64) (gpu.Backend, string, error) {
 
 // explainLoad says what a failed load means for the person waiting on it.
 func explainLoad(name string, err error) error {
-	msg := err.Error()
+	msg := strings.ToLower(err.Error())
 	switch {
-	case strings.Contains(msg, "out of memory"), strings.Contains(strings.ToLower(msg), "outofmemory"):
+	case strings.Contains(msg, "out of memory"), strings.Contains(msg, "outofmemory"):
 		return fmt.Errorf("%s does not fit the GPU's memory (%v): pick a smaller model or quantization", name, err)
-	case strings.Contains(strings.ToLower(msg), "device lost"), strings.Contains(strings.ToLower(msg), "devicelost"):
+	case lostDevice(msg):
 		return fmt.Errorf("the GPU device was lost while loading %s (%v): reload the page to start again", name, err)
 	}
 	return fmt.Errorf("%s: %v", name, err)
+}
+
+// explainRun says what a failed generation means where the GPU is why.
+func explainRun(err error) error {
+	msg := strings.ToLower(err.Error())
+	switch {
+	case strings.Contains(msg, "out of memory"), strings.Contains(msg, "outofmemory"):
+		return fmt.Errorf("the GPU ran out of memory (%v): a smaller context (?ctx=) or model may fit", err)
+	case lostDevice(msg):
+		return fmt.Errorf("%s: load the model again, or reload the page", strings.TrimPrefix(err.Error(), "webgpu: "))
+	}
+	return err
+}
+
+// lostDevice reports whether a lowercased error message says the device
+// was lost (the backend's words, or the browser's).
+func lostDevice(msg string) bool {
+	return strings.Contains(msg, "device was lost") || strings.Contains(msg, "device lost") || strings.Contains(msg, "devicelost")
 }
 
 func (a *api) unload() error {
@@ -313,7 +331,7 @@ func (a *api) run(ctx context.Context, m wire.Message, onEvent js.Value) wire.Me
 		if errors.As(err, &inv) || errors.Is(err, engine.ErrContextFull) {
 			status = 400
 		}
-		return errorEvent(m.ID, status, err)
+		return errorEvent(m.ID, status, explainRun(err))
 	}
 	var st wire.GenStats
 	if res != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
 
@@ -37,6 +38,9 @@ type Backend struct {
 	// copies are CopyBuffer's copies not yet submitted (copy.go).
 	copies []bufferCopy
 	closed bool
+	// lost is why the browser took the device away, nil while it has
+	// not (platform_js.go).
+	lost atomic.Pointer[string]
 }
 
 var _ gpu.Backend = (*Backend)(nil)

@@ -85,7 +85,36 @@ func Open(o Options) (gpu.Backend, error) {
 	b.dev = wrap[wgpu.Device](dev)
 	b.queue = b.dev.GetQueue()
 	pushScopes(dev)
+	b.watchLost(dev)
 	return b, nil
+}
+
+// watchLost records why the browser takes the device away (a GPU process
+// that crashed or was reset, a driver update, the tab's GPU memory
+// reclaimed), so that the next wait says so: a lost device's calls fail
+// silently and its error scopes report nothing.
+func (b *Backend) watchLost(dev js.Value) {
+	var f js.Func
+	f = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer f.Release()
+		why := "no reason given"
+		if len(args) > 0 && args[0].Truthy() {
+			if m := args[0].Get("message"); m.Type() == js.TypeString && m.String() != "" {
+				why = m.String()
+			}
+		}
+		b.lost.Store(&why)
+		return nil
+	})
+	dev.Get("lost").Call("then", f)
+}
+
+// lostError is the error of a lost device, or nil.
+func (b *Backend) lostError() error {
+	if why := b.lost.Load(); why != nil && !b.closed {
+		return fmt.Errorf("webgpu: the GPU device was lost (%s)", *why)
+	}
+	return nil
 }
 
 // adapterInfo fills the native library's adapter description from the
@@ -148,8 +177,14 @@ func (b *Backend) deviceError() error {
 
 // wait blocks until the device has finished the work submitted so far.
 func (b *Backend) wait() error {
+	if err := b.lostError(); err != nil {
+		return err
+	}
 	if _, err := await(jsOf(b.queue).Call("onSubmittedWorkDone")); err != nil {
 		return fmt.Errorf("webgpu: %w", err)
+	}
+	if err := b.lostError(); err != nil {
+		return err
 	}
 	if err := b.deviceError(); err != nil {
 		return fmt.Errorf("webgpu: %w", err)
@@ -208,6 +243,9 @@ func (b *Backend) mapRead(stage *wgpu.Buffer, n uint64) error {
 	s := jsOf(stage)
 	const mapRead = 1 // GPUMapMode.READ
 	_, err := await(s.Call("mapAsync", mapRead, 0, n))
+	if lerr := b.lostError(); lerr != nil {
+		return lerr
+	}
 	if derr := b.deviceError(); derr != nil {
 		if err == nil {
 			s.Call("unmap")
