@@ -787,6 +787,82 @@ func TestTabNoWebGPU(t *testing.T) {
 	if !strings.Contains(o.Status, "on the CPU") || !o.NoticeShown || !strings.Contains(o.Notice, "WebGPU is not available") {
 		t.Errorf("without WebGPU: status %q, notice %q (shown %v)", o.Status, o.Notice, o.NoticeShown)
 	}
+
+	// A model past the CPU engine's 2 GiB, picked from the disk: neither
+	// backend can hold it, and the page says so before reading its weights
+	// (the file is sparse: its header says 2.25 GiB of weights).
+	big := filepath.Join(t.TempDir(), "too-big.gguf")
+	if err := sparseModel(big, 3, 768<<20); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("notice").textContent = ""`),
+		chromedp.SetUploadFiles(chromedp.ID("filein"), []string{big}),
+		chromedp.Poll[chromedp.Void](`document.getElementById("notice").className === "error" && !document.getElementById("open").disabled`, chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	says := jsRun[string](t, ctx, time.Second, `document.getElementById("notice").textContent`)
+	if !strings.HasPrefix(says, "WebGPU is not available (") || !strings.Contains(says, "), and the model's 2.2 GiB of weights do not fit the CPU engine in a browser tab") {
+		t.Errorf("a model neither backend holds: the page says %q", says)
+	}
+	t.Logf("a model neither backend holds: %s", says)
+}
+
+// sparseModel writes a GGUF file of n F32 tensors of size bytes each whose
+// data is a hole in the file (zeros that take no disk): enough for a
+// loader that refuses the model by its header.
+func sparseModel(path string, n int, size uint64) error {
+	w := gguf.NewWriter()
+	for i := range n {
+		err := w.AddTensor(fmt.Sprintf("blk.%d.ffn_up.weight", i), gguf.F32, []uint64{1024, size / 4096}, func(out io.Writer) error {
+			_, err := io.CopyN(out, zeros{}, int64(size))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	sw := &holes{f: f}
+	if _, err := w.WriteTo(sw); err != nil {
+		f.Close()
+		return err
+	}
+	// A hole at the end is made by the file's length.
+	if err := f.Truncate(sw.at); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// holes writes to a file, skipping over runs of zero bytes (seeking past
+// them leaves holes) so that a large file of zeros takes no disk.
+type holes struct {
+	f  *os.File
+	at int64
+}
+
+func (h *holes) Write(p []byte) (int, error) {
+	if !slices.ContainsFunc(p, func(b byte) bool { return b != 0 }) {
+		h.at += int64(len(p))
+		return len(p), nil
+	}
+	n, err := h.f.WriteAt(p, h.at)
+	h.at += int64(n)
+	return n, err
 }
 
 // The chat in the tab: two turns with history on WebGPU, the first answer

@@ -176,10 +176,20 @@ func (a *api) load(args []js.Value) any {
 // saying why in the notice, where the browser has no WebGPU. total is the
 // model's weight bytes, which the CPU backend must hold in the wasm heap.
 func openBackend(name string, total int64) (gpu.Backend, string, error) {
-	cpuBackend := func(notice string) (gpu.Backend, string, error) {
+	// cpuBackend opens the CPU backend; why is why WebGPU is not used
+	// ("" where the CPU was asked for).
+	cpuBackend := func(why string) (gpu.Backend, string, error) {
 		if total > cpuLimit {
-			return nil, "", fmt.Errorf("%sthe model's %.1f GiB of weights do not fit the CPU engine in a browser tab, which holds at most %.0f GiB: "+
-				"pick a smaller model or a browser with WebGPU", notice, float64(total)/(1<<30), float64(cpuLimit)/(1<<30))
+			lead := "the model's"
+			if why != "" {
+				lead = why + ", and the model's"
+			}
+			return nil, "", fmt.Errorf("%s %.1f GiB of weights do not fit the CPU engine in a browser tab, which holds at most %.0f GiB: "+
+				"pick a smaller model or a browser with WebGPU", lead, float64(total)/(1<<30), float64(cpuLimit)/(1<<30))
+		}
+		notice := ""
+		if why != "" {
+			notice = why + "; running on the CPU, which is much slower."
 		}
 		return cpu.New(1), notice, nil
 	}
@@ -194,7 +204,7 @@ func openBackend(name string, total int64) (gpu.Backend, string, error) {
 		if name == "webgpu" {
 			return nil, "", err
 		}
-		return cpuBackend(fmt.Sprintf("WebGPU is not available (%s); running on the CPU, which is much slower. ", strings.TrimPrefix(err.Error(), "webgpu: ")))
+		return cpuBackend(fmt.Sprintf("WebGPU is not available (%s)", strings.TrimPrefix(err.Error(), "webgpu: ")))
 	}
 	return nil, "", fmt.Errorf("unknown backend %q (auto, webgpu or cpu)", name)
 }
