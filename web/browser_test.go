@@ -22,6 +22,7 @@ import (
 
 	"github.com/emberllm/ember/engine"
 	"github.com/emberllm/ember/engine/gguf"
+	"github.com/emberllm/ember/engine/registry"
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/internal/chromium"
 	"github.com/emberllm/ember/internal/oracle"
@@ -672,6 +673,40 @@ func TestTabGPUFailures(t *testing.T) {
 	}
 	t.Logf("device lost: %s", lost)
 	runs("the lost device") // loading again opens a new device
+}
+
+// Registry names: the tab lists the registry the native build has (names,
+// URLs, sizes, as cmd/wasm compiles it in), and ember.load of a name loads
+// the file its entry points to, under that name. The real entries point to
+// the internet, so the resolution is run on an entry the test adds to the
+// page's list, pointing to a model on the test server.
+func TestTabRegistry(t *testing.T) {
+	ctx := page(t)
+	type entry struct {
+		Name, URL string
+		Size      int64
+	}
+	var want []entry
+	for _, m := range registry.Models() {
+		want = append(want, entry{m.Name, m.URL, m.Size})
+	}
+	if got := jsRun[[]entry](t, ctx, 10*time.Second, `ember.registry()`); !slices.Equal(got, want) {
+		t.Errorf("the tab's registry:\n%v\nthe native build's:\n%v", got, want)
+	}
+	tinyModel(t, "tiny-registry.gguf")
+	info := jsRun[loadInfo](t, ctx, 60*time.Second, fmt.Sprintf(`(async () => {
+		const registry = ember.registry;
+		const list = await registry.call(ember);
+		ember.registry = async () => [...list, {name: "test:tiny", url: %q}];
+		try {
+			return await ember.load("test:tiny", {backend: "cpu", context: 64});
+		} finally {
+			ember.registry = registry;
+		}
+	})()`, suite.web.URL+"/models/tiny-registry.gguf"))
+	if info.Model != "test:tiny" || gets("/models/tiny-registry.gguf") != 1 {
+		t.Errorf("loading the name test:tiny: %+v, %d requests for its file", info, gets("/models/tiny-registry.gguf"))
+	}
 }
 
 // A model picked from the disk (the file input; a drop gives the page the
