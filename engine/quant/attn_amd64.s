@@ -7,12 +7,6 @@
 #include "textflag.h"
 #include "fold_amd64.h"
 
-// SUMLANES16 is SumLanes16 of the sixteen lanes in Y0 (0-7) and Y1
-// (8-15), into the low lane of X0 (Y2 and X1 scratch).
-#define SUMLANES16 \
-	VADDPS Y0, Y1, Y2; \
-	FOLD8(Y2, X2)
-
 // func scoresF16VecAVX2(q *float32, k *byte, stride, d, n int, out *float32)
 //
 // out[j] = the whole 64-value steps of row j (d values at k+j·stride)
@@ -31,14 +25,7 @@ row64:
 	MOVQ SI, AX
 	MOVQ DX, BX
 	MOVQ R9, CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	ZERO64
 step64:
 	VCVTPH2PS 0(AX), Y8
 	VCVTPH2PS 16(AX), Y9
@@ -60,14 +47,7 @@ step64:
 	ADDQ $256, BX
 	DECQ CX
 	JNZ step64
-	// acc0 += acc2, acc1 += acc3, acc0 += acc1, then SumLanes16.
-	VADDPS Y4, Y0, Y0
-	VADDPS Y5, Y1, Y1
-	VADDPS Y6, Y2, Y2
-	VADDPS Y7, Y3, Y3
-	VADDPS Y2, Y0, Y0
-	VADDPS Y3, Y1, Y1
-	SUMLANES16
+	FOLD64
 	VMOVSS X0, (DI)
 	ADDQ R8, SI
 	ADDQ $4, DI

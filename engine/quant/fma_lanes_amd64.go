@@ -29,3 +29,12 @@ func fmaLanesF16Asm(acc *float32, x *byte, y *float32, n, lanes int) {
 	}
 	fmaLanes64F16AVX2(acc, x, y, n)
 }
+
+//go:noescape
+func dotSteps64AVX2(x, y *float32, n int) float32
+
+// hasDotStepsAsm says dotStepsAsm runs: vecSteps's lanes and fold in one
+// call, for the many short rows of small models' float matrices.
+var hasDotStepsAsm = hasAVX2()
+
+func dotStepsAsm(x, y *float32, n int) float32 { return dotSteps64AVX2(x, y, n) }

@@ -3,6 +3,29 @@
 // fused multiply-adds is the Go loop's, so the results agree bit for bit.
 
 #include "textflag.h"
+#include "fold_amd64.h"
+
+// STEP64 is one 64-value step: acc lanes Y0-Y7 += x(SI) * y(DX), fused;
+// SI and DX move on.
+#define STEP64 \
+	VMOVUPS 0(SI), Y8; \
+	VMOVUPS 32(SI), Y9; \
+	VMOVUPS 64(SI), Y10; \
+	VMOVUPS 96(SI), Y11; \
+	VFMADD231PS 0(DX), Y8, Y0; \
+	VFMADD231PS 32(DX), Y9, Y1; \
+	VFMADD231PS 64(DX), Y10, Y2; \
+	VFMADD231PS 96(DX), Y11, Y3; \
+	VMOVUPS 128(SI), Y8; \
+	VMOVUPS 160(SI), Y9; \
+	VMOVUPS 192(SI), Y10; \
+	VMOVUPS 224(SI), Y11; \
+	VFMADD231PS 128(DX), Y8, Y4; \
+	VFMADD231PS 160(DX), Y9, Y5; \
+	VFMADD231PS 192(DX), Y10, Y6; \
+	VFMADD231PS 224(DX), Y11, Y7; \
+	ADDQ $256, SI; \
+	ADDQ $256, DX
 
 // func fmaLanes16AVX2(acc, x, y *float32, n int)
 TEXT ·fmaLanes16AVX2(SB), NOSPLIT, $0-32
@@ -43,24 +66,7 @@ TEXT ·fmaLanes64AVX2(SB), NOSPLIT, $0-32
 	VMOVUPS 192(DI), Y6
 	VMOVUPS 224(DI), Y7
 loop64:
-	VMOVUPS 0(SI), Y8
-	VMOVUPS 32(SI), Y9
-	VMOVUPS 64(SI), Y10
-	VMOVUPS 96(SI), Y11
-	VFMADD231PS 0(DX), Y8, Y0
-	VFMADD231PS 32(DX), Y9, Y1
-	VFMADD231PS 64(DX), Y10, Y2
-	VFMADD231PS 96(DX), Y11, Y3
-	VMOVUPS 128(SI), Y8
-	VMOVUPS 160(SI), Y9
-	VMOVUPS 192(SI), Y10
-	VMOVUPS 224(SI), Y11
-	VFMADD231PS 128(DX), Y8, Y4
-	VFMADD231PS 160(DX), Y9, Y5
-	VFMADD231PS 192(DX), Y10, Y6
-	VFMADD231PS 224(DX), Y11, Y7
-	ADDQ $256, SI
-	ADDQ $256, DX
+	STEP64
 	DECQ CX
 	JNZ loop64
 	VMOVUPS Y0, 0(DI)
@@ -144,5 +150,24 @@ loop64h:
 	VMOVUPS Y5, 160(DI)
 	VMOVUPS Y6, 192(DI)
 	VMOVUPS Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func dotSteps64AVX2(x, y *float32, n int) float32: vecSteps, n a
+// positive multiple of 64: the 64 lanes from zero as fmaLanes64AVX2 forms
+// them, then FOLD64 (foldAcc4, SumLanes16) in registers, where the Go path
+// stores the lanes and folds them in Go, per row.
+TEXT ·dotSteps64AVX2(SB), NOSPLIT, $0-28
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DX
+	MOVQ n+16(FP), CX
+	SHRQ $6, CX
+	ZERO64
+steps:
+	STEP64
+	DECQ CX
+	JNZ steps
+	FOLD64
+	MOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET

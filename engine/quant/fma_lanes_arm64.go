@@ -29,3 +29,9 @@ func fmaLanesF16Asm(acc *float32, x *byte, y *float32, n, lanes int) {
 	}
 	fmaLanes64F16NEON(acc, x, y, n)
 }
+
+// hasDotStepsAsm: no fused steps-and-fold kernel on arm64 yet (vecSteps
+// takes FMALanes and the Go fold).
+const hasDotStepsAsm = false
+
+func dotStepsAsm(x, y *float32, n int) float32 { panic("quant: no dotStepsAsm on arm64") }

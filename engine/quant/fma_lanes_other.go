@@ -7,3 +7,7 @@ const hasFMALanesAsm = false
 func fmaLanesAsm(acc, x, y *float32, n, lanes int) {}
 
 func fmaLanesF16Asm(acc *float32, x *byte, y *float32, n, lanes int) {}
+
+const hasDotStepsAsm = false
+
+func dotStepsAsm(x, y *float32, n int) float32 { panic("quant: no dotStepsAsm here") }

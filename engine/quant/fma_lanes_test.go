@@ -70,3 +70,26 @@ func TestSumLanes16Cols(t *testing.T) {
 		}
 	}
 }
+
+// TestVecStepsAsmMatchesGo holds DotF32Vec and DotF16Vec with the fused
+// steps-and-fold kernel to their Go path (FMALanes, then FoldLanes64) bit
+// for bit, at lengths below, at and past whole 64-value steps, on values
+// of mixed magnitude so that a fold in another order would show.
+func TestVecStepsAsmMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 27))
+	for _, n := range []int{1, 63, 64, 65, 100, 128, 136, 191, 192, 256, 1031} {
+		x, y := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.NormFloat64() * math.Pow(2, float64(r.IntN(24)-12)))
+			y[i] = float32(r.NormFloat64())
+		}
+		for name, f := range map[string]func(x, y []float32) float32{"DotF32Vec": DotF32Vec, "DotF16Vec": DotF16Vec} {
+			got := f(x, y)
+			var want float32
+			withAsm(false, func() { want = f(x, y) })
+			if math.Float32bits(got) != math.Float32bits(want) {
+				t.Errorf("%s n=%d: %g, Go %g", name, n, got, want)
+			}
+		}
+	}
+}

@@ -86,6 +86,9 @@ func DotF32Vec(x, y []float32) float32 {
 // the number of values it took.
 func vecSteps(x, y []float32) (sum float32, np int) {
 	np = len(x) &^ 63
+	if np > 0 && useAsm && hasDotStepsAsm {
+		return dotStepsAsm(&x[0], &y[0], np), np
+	}
 	var acc [64]float32
 	FMALanes(acc[:], x[:np], y[:np])
 	return FoldLanes64(&acc), np
