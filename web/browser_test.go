@@ -709,6 +709,62 @@ func TestTabRegistry(t *testing.T) {
 	}
 }
 
+// A model dropped on the chat loads like a picked one; a model the
+// browser stored loads again with its server gone (offline), in a fresh
+// page, and generates the native engine's tokens.
+func TestTabDropAndOffline(t *testing.T) {
+	ctx := page(t)
+	path := tinyModel(t, "tiny-drop.gguf")
+	_, want := nativeGenerate(t, path, wire.Message{Type: "generate", ID: "x", Prompt: "Once upon a time", Raw: true, Options: greedy(6)})
+	loaded := func(name string) chromedp.Action[chromedp.Void] {
+		return chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.getElementById("model").textContent === %q && document.getElementById("status").textContent.startsWith("loaded")
+			|| document.getElementById("notice").className === "error"`, name), chromedp.WithPollingTimeout(30*time.Second))
+	}
+	before := gets("/models/tiny-drop.gguf")
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(suite.web.URL+"/?backend=cpu"),
+		chromedp.WaitVisible(chromedp.ID("messages")),
+		// The bytes come by fetch only to make a File in the page, as a
+		// drop from the desktop gives one.
+		chromedp.Evaluate[chromedp.Void](`(async () => {
+			const blob = await (await fetch("models/tiny-drop.gguf")).blob();
+			const dt = new DataTransfer();
+			dt.items.add(new File([blob], "dropped.gguf"));
+			document.getElementById("messages").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		})()`, chromedp.EvalAwaitPromise),
+		loaded("dropped.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := jsRun[string](t, ctx, time.Second, `document.getElementById("notice").textContent`); n != "" {
+		t.Fatalf("the dropped file: %s", n)
+	}
+	if r := tabGenerate(t, ctx, "Once upon a time", 6); !slices.Equal(r.Tokens, want) {
+		t.Errorf("the dropped model's tokens %v, the native engine's %v", r.Tokens, want)
+	}
+	if n := gets("/models/tiny-drop.gguf") - before; n != 1 {
+		t.Errorf("%d requests for the file, where the test's own fetch made 1", n)
+	}
+
+	// Offline: a server of its own, which goes away after the first load.
+	host := httptest.NewServer(siteHandler(true))
+	url := host.URL + "/models/tiny-drop.gguf"
+	tabLoadContext(t, ctx, url, "cpu", 64)
+	host.Close()
+	err = chromedp.Do(ctx, chromedp.Navigate(suite.web.URL+"/?backend=cpu"), chromedp.WaitVisible(chromedp.ID("source")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := tabLoadContext(t, ctx, url, "cpu", 64)
+	if !info.Cached {
+		t.Errorf("with the server gone the load was not from the cache: %+v", info)
+	}
+	if r := tabGenerate(t, ctx, "Once upon a time", 6); !slices.Equal(r.Tokens, want) {
+		t.Errorf("offline, the stored model's tokens %v, the native engine's %v", r.Tokens, want)
+	}
+	jsRun[bool](t, ctx, 10*time.Second, fmt.Sprintf(`ember.deleteCached(%q)`, url))
+}
+
 // A model picked from the disk (the file input; a drop gives the page the
 // same File) loads and generates the native CPU backend's tokens (on the
 // wasm CPU backend: how the file is read is the test, not the backend).
