@@ -30,8 +30,11 @@ func fmaLanesF16Asm(acc *float32, x *byte, y *float32, n, lanes int) {
 	fmaLanes64F16NEON(acc, x, y, n)
 }
 
-// hasDotStepsAsm: no fused steps-and-fold kernel on arm64 yet (vecSteps
-// takes FMALanes and the Go fold).
-const hasDotStepsAsm = false
+//go:noescape
+func dotSteps64NEON(x, y *float32, n int) float32
 
-func dotStepsAsm(x, y *float32, n int) float32 { panic("quant: no dotStepsAsm on arm64") }
+// hasDotStepsAsm says dotStepsAsm runs: vecSteps's lanes and fold in one
+// call, for the many short rows of small models' float matrices.
+const hasDotStepsAsm = true
+
+func dotStepsAsm(x, y *float32, n int) float32 { return dotSteps64NEON(x, y, n) }

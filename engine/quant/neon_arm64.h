@@ -121,3 +121,10 @@
 // SDOT Vd.4S, Vn.16B, Vm.16B (dotprod): lane j of d += the dot of bytes
 // 4j..4j+3 of n and m.
 #define SDOT_4S(d, n, m) WORD $(0x4e809400 | RDNM(d, n, m))
+
+// ZERO4 clears four vector registers.
+#define ZERO4(a, b, c, d) \
+	VEOR a.B16, a.B16, a.B16; \
+	VEOR b.B16, b.B16, b.B16; \
+	VEOR c.B16, c.B16, c.B16; \
+	VEOR d.B16, d.B16, d.B16
