@@ -50,7 +50,7 @@ const parityContext = 72
 // what the browser adds is its side of the binding (buffers written
 // through the wasm memory, mapped reads, dispatches through syscall/js),
 // which those two exercise in full, in about 50 s on 2 busy cores.
-// EMBER_PARITY=all runs every architecture (about 7 minutes).
+// EMBER_PARITY=all runs every architecture (3.5 to 7 minutes here).
 func TestTabParity(t *testing.T) {
 	ctx := page(t)
 	prompt := make([]int32, 5)
