@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/emberllm/ember/engine/synth"
 )
@@ -68,14 +69,26 @@ func TestBatchLongPromptDoesNotStall(t *testing.T) {
 		n++
 		switch {
 		case n == 3:
+			// B starts, and A waits for its first chunk (at most 10 s): a
+			// tiny model's stream could otherwise end before B's
+			// goroutine has asked for anything.
 			before, started = b.Stats().PrefillTokens, true
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				resB, errB = b.Sessions()[1].GenerateTokens(context.Background(), long, reqB, false, nil)
 			}()
+			for end := time.Now().Add(10 * time.Second); b.Stats().PrefillTokens == before && time.Now().Before(end); {
+				time.Sleep(100 * time.Microsecond)
+			}
 		case started:
 			seen = append(seen, b.Stats().PrefillTokens)
+			// A client reading its stream: a tiny model's steps take
+			// microseconds, and without a pause A's goroutine and the
+			// scheduler's could pass the processor between them for the
+			// Go scheduler's whole time slice while B's waits to ask
+			// for its next chunk.
+			time.Sleep(200 * time.Microsecond)
 		}
 		return nil
 	})

@@ -45,17 +45,33 @@ func streamsAlone(t *testing.T, e *Engine, reqs []Request) []*Result {
 }
 
 // streamsTogether generates the requests at once, one goroutine each on
-// the sessions of a batch.
+// the sessions of a batch. Each stream waits at its first token until
+// every stream has one (for at most 10 s): on a tiny model a stream can
+// otherwise end before the next has started, and none would share a
+// step.
 func streamsTogether(t *testing.T, b *Batch, reqs []Request) []*Result {
 	t.Helper()
 	out := make([]*Result, len(reqs))
 	errs := make([]error, len(reqs))
-	var wg sync.WaitGroup
+	var wg, first sync.WaitGroup
+	first.Add(len(reqs))
+	all := make(chan struct{})
+	go func() { first.Wait(); close(all) }()
 	for i, req := range reqs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i], errs[i] = b.Sessions()[i].GenerateTokens(context.Background(), batchPrompts[i%len(batchPrompts)], req, false, nil)
+			n := 0
+			out[i], errs[i] = b.Sessions()[i].GenerateTokens(context.Background(), batchPrompts[i%len(batchPrompts)], req, false, func(Event) error {
+				if n++; n == 1 {
+					first.Done()
+					select {
+					case <-all:
+					case <-time.After(10 * time.Second):
+					}
+				}
+				return nil
+			})
 		}()
 	}
 	wg.Wait()
