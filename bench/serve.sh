@@ -49,18 +49,26 @@ wait_ready() {
 load() {
   local warm=true first=1
   for s in $STREAMS; do
-    "${loadgen[@]}" -url "$1" -streams "$s" -requests "$s" -max-tokens 8 \
-      -prompt "Once upon a time there was" -warmup=$warm -json >/dev/null 2>>"$LOGS/loadgen.err"
+    gen "$1" -streams "$s" -requests "$s" -max-tokens 8 -warmup=$warm > /dev/null
     warm=false
   done
   echo "[" > "$2"
   for s in $STREAMS; do
     [ $first = 1 ] || echo "," >> "$2"
-    "${loadgen[@]}" -url "$1" -streams "$s" -requests $((s * R)) -max-tokens "$N" \
-      -prompt "Once upon a time there was" -warmup=$warm -json 2>>"$LOGS/loadgen.err" | sed '1d;$d' >> "$2"
-    warm=false first=0
+    gen "$1" -streams "$s" -requests $((s * R)) -max-tokens "$N" -warmup=false > "$LOGS/level.json"
+    sed '1d;$d' "$LOGS/level.json" >> "$2"
+    first=0
   done
   echo "]" >> "$2"
+}
+
+# gen runs loadgen on the server at $1 with the other arguments, in the
+# background and waited for: a TERM (a timeout) then ends the script at
+# once, and its EXIT trap stops loadgen and the server.
+gen() {
+  local url=$1; shift
+  "${loadgen[@]}" -url "$url" -prompt "Once upon a time there was" -json "$@" 2>>"$LOGS/loadgen.err" &
+  wait $!
 }
 
 # run_ember and run_llama start a server, load it, stop it.
@@ -96,9 +104,22 @@ done
 python3 - "$LOGS/ember.json" "$LOGS/llama.json" "$MODEL" "$N" "$P" <<'PY'
 import json, os, sys
 def read(p):
-    return {l["streams"]: l for l in json.load(open(p))} if os.path.exists(p) else {}
+    """The levels in p; a list cut short (a timeout) ends at its last whole level."""
+    if not os.path.exists(p):
+        return {}
+    text = open(p).read().rstrip()
+    try:
+        levels = json.loads(text)
+    except ValueError:
+        try:
+            levels = json.loads(text.rstrip(",") + "]")
+        except ValueError:
+            levels = []
+    return {l["streams"]: l for l in levels}
 e, l = read(sys.argv[1]), read(sys.argv[2])
 print(f"{os.path.basename(sys.argv[3])}: {sys.argv[4]} tokens a request, {sys.argv[5]} slots")
+if not e and not l:
+    sys.exit(print("no level finished"))
 cols = (["ember tok/s", "x1"] if e else []) + (["llama-server tok/s", "x1"] if l else []) + (["ember / llama"] if e and l else [])
 print("| streams | " + " | ".join(cols) + " |")
 print("|---|" + "---|" * len(cols))
