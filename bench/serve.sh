@@ -92,8 +92,9 @@ run_llama() {
 }
 EMBER_FLAGS=${EMBER_FLAGS:-}; LLAMA_FLAGS=${LLAMA_FLAGS:-}
 # A server still running when the script ends (an error, a timeout's
-# TERM) is stopped with it.
-trap 'for p in $(jobs -p); do kill $p 2>/dev/null; done' EXIT
+# TERM) is stopped with it, and waited for (llama-server finishes its
+# shutdown first).
+trap 'for p in $(jobs -p); do kill $p 2>/dev/null; done; wait' EXIT
 trap 'exit 143' TERM
 SERVERS=${SERVERS-ember${LLAMA_SERVER:+ llama}}
 for s in $SERVERS; do
