@@ -15,7 +15,8 @@ import (
 // padding column beside them, columns rotating) get each step's logits bit
 // for bit as each gets decoding alone: a decode batch takes the kernels
 // that sum each token as a step of that token does (the matvecs, the
-// two-pass attention), and the fused decode kernels of a lone token sum
+// two-pass attention; matmul_tokens shares the weights' loads and decoding
+// among the sequences, not their sums), and the fused decode kernels of a lone token sum
 // as the kernels they stand in for. Every architecture's tiny model.
 func TestBatchDecodeMatchesAlone(t *testing.T) {
 	dir := t.TempDir()
@@ -45,4 +46,21 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 			}
 		})
 	}
+	// A batch of more sequences than one matmul_tokens workgroup takes
+	// (batchTokens, 4): further groups of tokens, the last partly filled.
+	t.Run("tiny-llama-Q4_0-11", func(t *testing.T) {
+		path := writeTiny(t, dir, "tiny", synth.Llama, "Q4_0", 5)
+		m := loadModel(t, be, path)
+		var many [][]int32
+		for i := range 11 {
+			many = append(many, []int32{1, int32(40 + 7*i), int32(90 + i)})
+		}
+		d, err := gputest.BatchMatchesSolo(m, many, 3, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d != "" {
+			t.Fatal(d)
+		}
+	})
 }

@@ -185,7 +185,8 @@ type productParams struct {
 	In, Out              loc
 }
 
-// matmulParams are matmul.wgsl's and matmul_tiled.wgsl's words: the
+// matmulParams are matmul.wgsl's, matmul_tiled.wgsl's and
+// matmul_tokens.wgsl's words: the
 // epilogue (epi...) and its operands, E and G read, F written, and the
 // byte of W's binding where row 0 starts.
 type matmulParams struct {
@@ -260,6 +261,8 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	kernel, groups := "matmul", func(n int) int { return rowGroups(n) * B * T }
 	if c.tiled(T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
+	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
+		kernel, groups = "matmul_tokens", func(n int) int { return rowGroups(n) * B * tokenGroups(T) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
@@ -477,6 +480,20 @@ const matvecRows = 2
 
 // rowGroups is the number of matvec workgroups covering n rows.
 func rowGroups(n int) int { return (n + matvecRows - 1) / matvecRows }
+
+// batchTokens is TOKENS of matvec_tokens.wgsl: the sequences of a decode
+// batch whose products one matmul_tokens workgroup computes.
+const batchTokens = 4
+
+// splitsDecode reports whether weights of type t take matmul_tokens in a
+// decode batch: their dot_TYPE.wgsl decodes a part apart from its dot
+// (wload, wdot), so the batch decodes each part once. The other types'
+// batches run a matvec a token.
+func splitsDecode(t gguf.TensorType) bool { return t == gguf.Q4_0 || t == gguf.Q8_0 }
+
+// tokenGroups is the number of matmul_tokens workgroups covering T tokens
+// of a row range.
+func tokenGroups(T int) int { return (T + batchTokens - 1) / batchTokens }
 
 // wideGroupCount is GROUPS of matvec_shape_wide.wgsl: the matvec workgroups
 // side by side in a workgroup of the products that prepare their own

@@ -205,6 +205,7 @@ var kernelParams = map[string]reflect.Type{
 	"mla_step":             reflect.TypeFor[mlaStepParams](),
 	"matmul":               reflect.TypeFor[matmulParams](),
 	"matmul_tiled":         reflect.TypeFor[matmulParams](),
+	"matmul_tokens":        reflect.TypeFor[matmulParams](),
 	"matmul_round":         reflect.TypeFor[matmulRoundParams](),
 	"matmul_gate_up":       reflect.TypeFor[gateUpParams](),
 	"matmul_gate_up_round": reflect.TypeFor[gateUpParams](),

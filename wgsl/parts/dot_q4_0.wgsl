@@ -10,6 +10,28 @@ fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
     let i = (xo + blk * 32u + part * 8u) >> 2u;
     return XPart(X[i], X[i + 1u], X[i + 4u], X[i + 5u]);
 }
+// The weight half of a part, decoded once (wload), and its dot with one
+// token's activations (wdot): matvec_tokens decodes a part once for
+// several tokens. Together they are dot_part's expression, term for term
+// (the batch tests hold the results to the same bits); dot_part keeps its
+// own body, which the lone token's decode compiles to faster code.
+struct WPart { l0: vec4<f32>, l1: vec4<f32>, h0: vec4<f32>, h1: vec4<f32>, d: f32 }
+fn wload(rb: u32, blk: u32, part: u32) -> WPart {
+    let o = rb + blk * 18u;
+    let b = o + 2u + 8u * part;
+    let c = b >> 2u;
+    let w0 = W[c];
+    let w1 = W[c + 1u];
+    let w2 = W[c + 2u];
+    let q0 = join32(w0, w1, b);
+    let q1 = join32(w1, w2, b);
+    return WPart(nib4(q0, 0u) - 8.0, nib4(q1, 0u) - 8.0, nib4(q0, 4u) - 8.0, nib4(q1, 4u) - 8.0, h16(o));
+}
+fn wdot(w: WPart, x: XPart) -> f32 {
+    let lo = dot(w.l0, x.l0) + dot(w.l1, x.l1);
+    let hi = dot(w.h0, x.h0) + dot(w.h1, x.h1);
+    return w.d * (lo + hi);
+}
 fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let o = rb + blk * 18u;
     let b = o + 2u + 8u * part;

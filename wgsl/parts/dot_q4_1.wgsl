@@ -8,3 +8,4 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let q = W[o + 1u + part];
     return dm.x * (dot(nib4(q, 0u), x.lo) + dot(nib4(q, 4u), x.hi)) + dm.y * x.sum;
 }
+//!use wpart_lazy

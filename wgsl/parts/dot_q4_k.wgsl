@@ -16,3 +16,4 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let sh = dot(nib4(q0, 4u), x.h0) + dot(nib4(q1, 4u), x.h1);
     return dm.x * (lo.x * sl + hi.x * sh) - dm.y * (lo.y * x.sl + hi.y * x.sh);
 }
+//!use wpart_lazy

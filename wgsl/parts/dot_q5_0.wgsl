@@ -10,3 +10,4 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let hi = nib4(q, 4u) + 16.0 * bit4(h, 16u + 4u * part) - 16.0;
     return h16(o) * (dot(lo, x.lo) + dot(hi, x.hi));
 }
+//!use wpart_lazy

@@ -11,3 +11,4 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let hi = nib4(q, 4u) + 16.0 * bit4(h, 16u + 4u * part);
     return dm.x * (dot(lo, x.lo) + dot(hi, x.hi)) + dm.y * x.sum;
 }
+//!use wpart_lazy

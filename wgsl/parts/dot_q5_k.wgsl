@@ -21,3 +21,4 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let sh = dot(nib4(q0, 4u) + 16.0 * bits4(h0, 2u * g + 1u), x.h0) + dot(nib4(q1, 4u) + 16.0 * bits4(h1, 2u * g + 1u), x.h1);
     return dm.x * (lo.x * sl + hi.x * sh) - dm.y * (lo.y * x.sl + hi.y * x.sh);
 }
+//!use wpart_lazy

@@ -26,3 +26,4 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let q4 = nib4(c, 4u) + 16.0 * crumb4(h, 6u) - 32.0;
     return h16(o + 208u) * (sa[is] * dot(q1, x.a) + sa[is + 2u] * dot(q2, x.b) + sb[is] * dot(q3, x.c) + sb[is + 2u] * dot(q4, x.d));
 }
+//!use wpart_lazy

@@ -9,3 +9,4 @@ fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
     return X[i >> 2u][i & 3u];
 }
 fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 { return dq(rb, blk) * x; }
+//!use wpart_lazy

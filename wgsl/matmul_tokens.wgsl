@@ -1,0 +1,40 @@
+// Out[n, b, t] = Σ_k W[k, n, b] · In[k, b, t] for the sequences of a
+// decode batch: a workgroup computes WROWS consecutive rows for TOKENS
+// tokens (matvec_tokens.wgsl), each token's sums those matmul.wgsl gives
+// it alone, bit for bit, while the weights are read from memory once for
+// all of them and each weight part decoded once for all of them (the
+// weight types whose dot_TYPE has wload and wdot: Q4_0, Q8_0). Epilogues
+// 0 to 3 as in matmul.wgsl. Words: matmulParams.
+//!use common
+//!dot
+//!use matvec_tokens
+//!reduce
+//!use epilogue
+@group(0) @binding(2) var<storage, read> W: array<u32>;
+@group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> O: array<f32>;
+@group(0) @binding(5) var<storage, read_write> E: array<f32>;
+@group(0) @binding(6) var<storage, read_write> F: array<f32>;
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {
+    let g = group_index(wid, nwg);
+    let N = pu(P_N);
+    let B = pu(P_B);
+    let T = pu(P_T);
+    let groups = (N + WROWS - 1u) / WROWS;
+    let n0 = (g % groups) * WROWS;
+    let b = (g / groups) % B;
+    let t0 = (g / (groups * B)) * TOKENS;
+    let live = t0 < T;
+    if (live) { accumulate_tokens(b, t0, T, b * N + n0, N - n0, l.li, pu(P_BASE)); }
+    let s = reduce_rows(l);
+    if (!live || l.li >= ROWS) { return; }
+    let n = n0 + l.li % WROWS;
+    let t = t0 + l.li / WROWS;
+    if (n >= N || t >= T) { return; }
+    O[at(P_OUT, n, b, t, 0u)] = s;
+    let kind = pu(P_EPILOGUE);
+    if (kind == 0u) { return; }
+    F[at(P_F, n, b, t, 0u)] = epilogue_value(kind, s, E[at(P_E, n, b, t, 0u)]);
+}
