@@ -32,7 +32,7 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 	for _, a := range synth.Archs {
 		cases = append(cases, tc{a, "tiny", "Q8_0"})
 	}
-	cases = append(cases, tc{synth.Llama, "tiny", "Q4_K"})
+	cases = append(cases, tc{synth.Llama, "tiny", "Q4_K"}, tc{synth.Llama, "tiny", "Q4_K_M"}, tc{synth.Llama, "tiny", "Q6_K"})
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ), func(t *testing.T) {
 			path := writeTiny(t, dir, c.shape, c.arch, c.typ, 5)

@@ -489,7 +489,9 @@ const batchTokens = 4
 // decode batch: their dot_TYPE.wgsl decodes a part apart from its dot
 // (wload, wdot), so the batch decodes each part once. The other types'
 // batches run a matvec a token.
-func splitsDecode(t gguf.TensorType) bool { return t == gguf.Q4_0 || t == gguf.Q8_0 }
+func splitsDecode(t gguf.TensorType) bool {
+	return t == gguf.Q4_0 || t == gguf.Q8_0 || t == gguf.Q4_K || t == gguf.Q6_K
+}
 
 // tokenGroups is the number of matmul_tokens workgroups covering T tokens
 // of a row range.
