@@ -117,8 +117,22 @@ type Result struct {
 var ErrContextFull = errors.New("prompt does not fit the context")
 
 // prefillChunks are the step sizes compiled for prompts; a prompt runs as
-// the fewest steps of these sizes.
-var prefillChunks = []int{256, 32, 4, 1}
+// the fewest steps of these sizes that the session takes (chunkFits).
+var prefillChunks = []int{512, 256, 32, 4, 1}
+
+// chunkFits reports whether the session runs prompt chunks of c tokens.
+// Chunks of 512 (llama.cpp's default micro-batch) are for a backend whose
+// work runs apart from the host (gpu.Copier: a GPU), whose tiled products
+// fill more of the device with 512 columns than with 256; the CPU
+// backend's products ran 512 columns slower than 256 (bench/JOURNAL.md,
+// 2026-11-26). A batch's chunks are placed token by token, at most
+// gpu.MaxPlaces of them.
+func (s *Session) chunkFits(c int) bool {
+	if _, device := s.e.Backend.(gpu.Copier); c > 256 && !device {
+		return false
+	}
+	return s.batch == nil || c <= gpu.MaxPlaces
+}
 
 // Session is one conversation with its own KV cache. It is not safe for
 // concurrent use.
@@ -236,7 +250,7 @@ func (s *Session) eval(ctx context.Context, ids []int32) (kept int, err error) {
 		n := len(ids) - pos
 		size := 1
 		for _, c := range prefillChunks {
-			if c <= n {
+			if c <= n && s.chunkFits(c) {
 				size = c
 				break
 			}
