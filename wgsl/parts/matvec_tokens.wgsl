@@ -4,7 +4,8 @@
 // dotted with every token's part (wdot); every (row, token) pair is a row
 // of its own to the reduction (ROWS of them), its terms added in matvec's
 // order, so each token's sums are the single-token kernel's bit for bit.
-// WROWS and WG are matvec_shape's.
+// WROWS and WG are matvec_shape's ROWS and WG; accumulate_tokens loads
+// its rows as w0 and w1, so WROWS is 2 by construction.
 const WROWS = 2u;
 const TOKENS = 4u;
 const ROWS = WROWS * TOKENS;
