@@ -35,7 +35,10 @@ func (s *Server) LoadModelWith(name string, prepare func() (ref string, opts eng
 	// Progress goes out through a one-slot mailbox to a sender, so a client
 	// that does not read slows no load; updates it is behind on are dropped,
 	// the newest kept.
-	box := make(chan Progress, 1)
+	// The final state goes out after the last of them and before any
+	// waiting request is handed a session, so a client hears the load begin
+	// and end before the first token of a request it sent meanwhile.
+	box, sent := make(chan Progress, 1), make(chan struct{})
 	post := func(p Progress) {
 		for {
 			select {
@@ -53,6 +56,7 @@ func (s *Server) LoadModelWith(name string, prepare func() (ref string, opts eng
 		for p := range box {
 			s.broadcastProgress(p)
 		}
+		close(sent)
 	}()
 	go func() {
 		ref, opts, err := prepare()
@@ -66,14 +70,15 @@ func (s *Server) LoadModelWith(name string, prepare func() (ref string, opts eng
 			s.cfg.Logf("model %s ready: %d sessions of %d tokens", l.name, l.size, l.eng.Context)
 		}
 		close(l.ready)
+		close(box)
+		<-sent
+		s.broadcastProgress(l.progress())
 		l.mu.Lock()
 		if err := l.loadErr(); err != nil {
 			l.fail(err)
 		}
 		l.handOut()
 		l.mu.Unlock()
-		post(l.progress())
-		close(box)
 	}()
 }
 
