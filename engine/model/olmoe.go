@@ -28,8 +28,8 @@ type olmoeLayer struct {
 	attnNorm       gpu.Buffer
 	wq, wk, wv, wo lin // q/k/v with their biases when the file has them
 	qNorm, kNorm   gpu.Buffer
-	ffnNorm                  gpu.Buffer
-	moe                      moeFFN
+	ffnNorm        gpu.Buffer
+	moe            moeFFN
 }
 
 func configureOLMoE(c *Config, m *meta) error {

@@ -26,8 +26,8 @@ type qwen3moeLayer struct {
 	attnNorm       gpu.Buffer
 	wq, wk, wv, wo lin // q/k/v with their biases when the file has them
 	qNorm, kNorm   gpu.Buffer
-	ffnNorm                  gpu.Buffer
-	moe                      moeFFN
+	ffnNorm        gpu.Buffer
+	moe            moeFFN
 }
 
 func configureQwen3MoE(c *Config, m *meta) error {

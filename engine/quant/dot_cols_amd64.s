@@ -674,3 +674,54 @@ store:
 end:
 	VZEROUPPER
 	RET
+
+// func dotColsQ8_0x4VNNI(w *byte, nb, nrows int, c *cols4)
+// dotColsQ8_0VNNI's four-row loop over interleaved Q8_0 (q8_0_interleaved.go):
+// a group's rows are 34 bytes apart (R14), its blocks 136. nrows is a
+// multiple of four, nb positive.
+TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $8-32
+	MOVQ w+0(FP), SI
+	MOVQ nrows+16(FP), CX
+	SHRQ $2, CX
+	JZ q84end
+	MOVQ CX, groups-8(SP)
+	MOVQ c+24(FP), R13
+	MOVQ nb+8(FP), R14
+	SHLQ $5, R14
+	MOVQ AUX0+0(R13), R8
+	MOVQ AUX0+8(R13), R9
+	MOVQ AUX0+16(R13), R10
+	MOVQ AUX0+24(R13), R11
+	LEAQ (R8)(R14*1), AX
+	LEAQ (R9)(R14*1), DX
+	LEAQ (R10)(R14*1), DI
+	LEAQ (R11)(R14*1), R15
+	MOVQ $34, R14
+	VPBROADCASTD colsBias<>(SB), Z20
+q84group:
+	LEAQ 68(SI), R12
+	ZEROQ80(Z16, Z17, Z18, Z19)
+	ZEROQ80(Z8, Z9, Z10, Z11)
+	XORQ BX, BX
+	MOVQ nb+8(FP), CX
+q84block:
+	PAIRQ80(SI, Z21, Z22, Z23)
+	PAIRQ80(R12, Z12, Z13, Z14)
+	COL4Q80(R8, AX, Z16, Z8)
+	COL4Q80(R9, DX, Z17, Z9)
+	COL4Q80(R10, DI, Z18, Z10)
+	COL4Q80(R11, R15, Z19, Z11)
+	ADDQ $136, SI
+	ADDQ $136, R12
+	ADDQ $4, BX
+	DECQ CX
+	JNZ q84block
+	STORE4Q80(0, Z16, Y16, Z8, Y8)
+	STORE4Q80(8, Z17, Y17, Z9, Y9)
+	STORE4Q80(16, Z18, Y18, Z10, Y10)
+	STORE4Q80(24, Z19, Y19, Z11, Y11)
+	DECQ groups-8(SP)
+	JNZ q84group
+q84end:
+	VZEROUPPER
+	RET

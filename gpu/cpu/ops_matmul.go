@@ -159,15 +159,21 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if err := wantDense(o.Out, "Out"); err != nil {
 		return err
 	}
-	weights := c.mem
-	if isInterleaved(o.W) {
+	weights, wt := c.mem, o.W.Type
+	// Interleaved Q8_0 (groups of four rows) keeps this lowering, with its
+	// kernels and row ranges in whole groups.
+	x4 := isInterleaved(o.W) && B == 1 && wt == gguf.Q8_0
+	if isInterleaved(o.W) && !x4 {
 		if B == 1 {
 			c.lowerMatMulInterleaved(o, K, N, T)
 			return nil
 		}
 		weights = func(w *gpu.Tensor) []byte { return w.Buf.(*buffer).plain() }
 	}
-	wt := o.W.Type
+	dotCols := quant.VecDotCols
+	if x4 {
+		dotCols = quant.VecDotColsQ8_0x4
+	}
 	actRef, actFn, auxFn := c.activations(o.In, wt)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
 	// The summation order follows the kernel llama.cpp would pick for this
@@ -182,6 +188,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	// Four columns at once only where that sums as RowsKernel would.
 	cols := B == 1 && auxFn != nil && quant.ColsFor(wt, true, N, batch)
 	chunk := chunkFor(N, c.nth, rowBlock)
+	if x4 {
+		chunk = (chunk + 3) &^ 3
+	}
 	if B > 1 {
 		chunk = chunkFor(N*B, c.nth, rowBlock)
 		chunk = min(chunk, N)
@@ -214,11 +223,15 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 					for c := range acts {
 						acts[c], auxs[c], outs[c] = act(t+c), aux(t+c), out.out(t + c)[s:e]
 					}
-					quant.VecDotCols(wt, wrows, e-s, acts, auxs, K, outs)
+					dotCols(wt, wrows, e-s, acts, auxs, K, outs)
 				}
 				for ; t < T; t++ {
 					j := b + B*t
-					quant.RowsKernel(wt, B == 1, N, batch, t)(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
+					dot := quant.RowsKernel(wt, B == 1, N, batch, t)
+					if x4 {
+						dot = quant.VecDotRowsQ8_0x4
+					}
+					dot(wt, wrows, e-s, act(j), K, out.out(j)[s:e])
 				}
 				s = e - rowBlock
 			}

@@ -3,6 +3,8 @@ package cpu
 import (
 	"fmt"
 
+	"github.com/emberllm/ember/engine/gguf"
+
 	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 )
@@ -45,15 +47,25 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		return err
 	}
 	wt := o.W.Type
-	if isInterleaved(o.W) {
+	// Interleaved Q8_0 experts keep this lowering, with their kernels and
+	// row ranges in whole groups of four.
+	x4 := isInterleaved(o.W) && wt == gguf.Q8_0
+	if isInterleaved(o.W) && !x4 {
 		return c.lowerMatMulIDInterleaved(o, K, N, E, S, T, Sin)
 	}
 	actRef, actFn, auxFn := c.activations(o.In, wt)
-	plan, priv := c.addExpertPlan(o, N, E, S, T, 1)
+	align := 1
+	if x4 {
+		align = 4
+	}
+	plan, priv := c.addExpertPlan(o, N, E, S, T, align)
 	rb, wst := wt.RowBytes(K), o.W.Stride[2]
 	// llama.cpp multiplies by experts one token at a time (vec_dot, or
 	// its repacked gemv), whatever the batch.
-	dotRows := quant.RowsKernel(wt, true, N, 1, 0)
+	dotRows, dotCols := quant.RowsKernel(wt, true, N, 1, 0), quant.VecDotCols
+	if x4 {
+		dotRows, dotCols = quant.VecDotRowsQ8_0x4, quant.VecDotColsQ8_0x4
+	}
 	k := &kernel{name: "matmul_id", reads: []ref{{t: o.W}, actRef, {priv: priv}}, writes: refs(o.Out)}
 	sp := c.newSplitter()
 	k.build = func() func(ith, nth int) {
@@ -82,7 +94,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 						for c, st := range rest[:quant.Cols] {
 							acts[c], auxs[c], outs[c] = act(col(st)), aux(col(st)), out.out(st)[s:end]
 						}
-						quant.VecDotCols(wt, wrows, end-s, acts, auxs, K, outs)
+						dotCols(wt, wrows, end-s, acts, auxs, K, outs)
 					}
 					for _, st := range rest {
 						dotRows(wt, wrows, end-s, act(col(st)), K, out.out(st)[s:end])

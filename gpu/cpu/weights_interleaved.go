@@ -14,7 +14,11 @@ import (
 // take several tokens per unpacked block with no horizontal sums, and
 // compute the same float sums as llama.cpp's repacked kernels (which it
 // runs for matrices and for stacks of expert matrices alike). Each matrix
-// of a stack {K, N, E} is interleaved on its own. Mapped weights stay as
+// of a stack {K, N, E} is interleaved on its own. A copied Q8_0 matrix
+// whose rows come in fours is stored four rows block by block (quant's
+// q8_0_interleaved.go): llama.cpp does not repack Q8_0 on x86, but the
+// layout changes no sum, only how memory is streamed; its products keep
+// the plain lowering with interleaved kernels. Mapped weights stay as
 // the file has them, and so do matrices llama.cpp would not repack (rows
 // not a multiple of 8). llama.cpp keeps a stack that a batched MatMul
 // reads (MLA's per-head projections) in GGUF order too; Weight cannot tell

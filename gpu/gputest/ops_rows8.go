@@ -64,26 +64,32 @@ func testRowsOf8(t *testing.T, be gpu.Backend) {
 }
 
 // testRowsOf8Stacks covers stacks of such matrices (one per head of a
-// batched product, and experts of MatMulID), and products written through
-// views whose rows lie apart (as MLA writes its absorbed query).
+// batched product, and experts of MatMulID) of each type the CPU backend
+// interleaves, and products written through views whose rows lie apart
+// (as MLA writes its absorbed query).
 func testRowsOf8Stacks(t *testing.T, be gpu.Backend) {
-	if !slices.Contains(activeWeightTypes, gguf.Q4_0) {
-		t.Skip("Q4_0 products are not in this run")
+	for _, wt := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0} {
+		if slices.Contains(activeWeightTypes, wt) {
+			t.Run(wt.String(), func(t *testing.T) { testRowsOf8StacksOf(t, be, wt) })
+		}
 	}
+}
+
+func testRowsOf8StacksOf(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
 	const K, N, B, T, E, S, gap = 96, 24, 2, 5, 4, 2, 8
-	e := newEnv(t, be, 41, T)
-	W, w := e.weight("w", gguf.Q4_0, 1, K, N, B)
+	e := newEnv(t, be, 41+uint64(wt), T)
+	W, w := e.weight("w", wt, 1, K, N, B)
 	In, x := e.input("in", e.vals(K*B*T, 1), K, B, T)
 	// out is {N, B, T} inside wide {N+gap, B, T}, from element 4 of each
 	// row; flat is W's first matrix times In's B·T columns, likewise.
 	row := 4 * (N + gap)
 	Wide := e.output("wide", gguf.F32, N+gap, B, T)
 	Out := e.g.View("out", Wide, 16, gpu.Shape4(N, B, T), &[4]int{4, row, row * B, row * B * T})
-	W1, w1 := e.weight("w1", gguf.Q4_0, 1, K, N)
+	W1, w1 := e.weight("w1", wt, 1, K, N)
 	In1 := e.g.Reshape(In, K, B*T)
 	Wide1 := e.output("wide1", gguf.F32, N+gap, B*T)
 	Flat := e.g.View("flat", Wide1, 16, gpu.Shape4(N, B*T), &[4]int{4, row, row * B * T, row * B * T})
-	X, xw := e.weight("experts", gguf.Q4_0, 1, K, N, E)
+	X, xw := e.weight("experts", wt, 1, K, N, E)
 	ids := []int{3, 0, 1, 3, 2, 1, 0, 2, 3, 1}
 	IDs := e.ints("ids", ids, S, T)
 	XOut := e.output("xout", gguf.F32, N, S, T)
@@ -99,15 +105,15 @@ func testRowsOf8Stacks(t *testing.T, be gpu.Backend) {
 		return v
 	}
 	col := func(b, t int) []float64 { return x[(b+B*t)*K : (b+B*t+1)*K] }
-	checkProducts(t, "out", unview(readF(t, Wide)), productRefs(gguf.Q4_0, w, K, N, B, T, col))
-	checkProducts(t, "flat", unview(readF(t, Wide1)), productRefs(gguf.Q4_0, w1, K, N, 1, B*T, func(_, j int) []float64 { return x[j*K : (j+1)*K] }))
+	checkProducts(t, "out", unview(readF(t, Wide)), productRefs(wt, w, K, N, B, T, col))
+	checkProducts(t, "flat", unview(readF(t, Wide1)), productRefs(wt, w1, K, N, 1, B*T, func(_, j int) []float64 { return x[j*K : (j+1)*K] }))
 	var refs []productRef
 	for tt := 0; tt < T; tt++ {
 		for s := 0; s < S; s++ {
-			a := newActRef(gguf.Q4_0, x[(s+B*tt)*K:(s+B*tt+1)*K])
+			a := newActRef(wt, x[(s+B*tt)*K:(s+B*tt+1)*K])
 			ex := ids[s+S*tt]
 			for n := 0; n < N; n++ {
-				refs = append(refs, a.dot(gguf.Q4_0, xw[(ex*N+n)*K:(ex*N+n+1)*K]))
+				refs = append(refs, a.dot(wt, xw[(ex*N+n)*K:(ex*N+n+1)*K]))
 			}
 		}
 	}

@@ -1,0 +1,110 @@
+package quant
+
+import (
+	"fmt"
+
+	"github.com/emberllm/ember/engine/gguf"
+)
+
+// Interleaved Q8_0. llama.cpp does not repack Q8_0 on x86: every row is
+// summed by ggml_vec_dot_q8_0_q8_0 (dotQ8_0G), one accumulator of eight
+// float lanes whose fused multiply-add each block must wait for. Taking
+// four rows at once gives four independent chains and shares each
+// activation block, but reading four rows of GGUF's layout side by side
+// is four memory streams that jump ahead at every group, which the
+// hardware prefetchers of some CPUs (AMD Zen 4 here) follow at half the
+// speed of one stream. So a copied Q8_0 matrix whose rows come in fours
+// is stored with each group's four rows block by block: block b of rows
+// 4g..4g+3, 34 bytes each as in GGUF, then block b+1. One stream, four
+// chains, and every row still sums exactly as dotQ8_0G sums it: only the
+// storage changes, never an addition.
+
+// q80Group is the number of Q8_0 rows stored side by side.
+const q80Group = 4
+
+// InterleavableQ8_0 reports whether a Q8_0 matrix of nrows rows can be
+// stored interleaved (whole groups of four rows).
+func InterleavableQ8_0(nrows int) bool { return nrows > 0 && nrows%q80Group == 0 }
+
+// InterleavedQ8_0Fast reports whether this machine has the kernels for
+// interleaved Q8_0 (an interleaved matrix is only worth storing then).
+func InterleavedQ8_0Fast() bool { return useAsm && q80x4.rows }
+
+// InterleaveQ8_0 stores the nrows rows of n values in src (GGUF layout)
+// into dst, as large, interleaved; nrows must be a multiple of four.
+func InterleaveQ8_0(dst, src []byte, nrows, n int) {
+	checkQ8_0x4("InterleaveQ8_0", nrows, n, len(src), len(dst))
+	rb, nb := gguf.Q8_0.RowBytes(n), n/32
+	for r := 0; r < nrows; r++ {
+		g, k := r/q80Group, r%q80Group
+		for b := 0; b < nb; b++ {
+			copy(dst[((g*nb+b)*q80Group+k)*34:][:34], src[r*rb+b*34:][:34])
+		}
+	}
+}
+
+// InterleavedQ8_0Row writes row r of the interleaved matrix w (n values a
+// row) to dst in GGUF's layout.
+func InterleavedQ8_0Row(dst, w []byte, n, r int) {
+	nb := n / 32
+	g, k := r/q80Group, r%q80Group
+	for b := 0; b < nb; b++ {
+		copy(dst[b*34:][:34], w[((g*nb+b)*q80Group+k)*34:][:34])
+	}
+}
+
+func checkQ8_0x4(what string, nrows, n, src, dst int) {
+	if !InterleavableQ8_0(nrows) || n%32 != 0 || src < nrows*gguf.Q8_0.RowBytes(n) || dst < src {
+		panic(fmt.Sprintf("quant: %s of %d rows of %d values (%d bytes into %d): want rows in fours, values in blocks of 32", what, nrows, n, src, dst))
+	}
+}
+
+// VecDotRowsQ8_0x4 is VecDotRows for an interleaved Q8_0 matrix (w must be
+// Q8_0): rows holds whole groups of four rows, nrows a multiple of four.
+func VecDotRowsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
+	checkDot(w, rows, nrows, act, n)
+	if w != gguf.Q8_0 || nrows%q80Group != 0 || len(out) < nrows {
+		panic(fmt.Sprintf("quant: VecDotRowsQ8_0x4 of %d %s rows into %d outputs: want Q8_0 rows in fours", nrows, w, len(out)))
+	}
+	if nrows == 0 {
+		return
+	}
+	if n == 0 {
+		clear(out[:nrows])
+		return
+	}
+	if useAsm && q80x4.rows {
+		q80x4Rows(&rows[0], &act[0], n/32, nrows, &out[0])
+		return
+	}
+	row := make([]byte, gguf.Q8_0.RowBytes(n))
+	for r := range nrows {
+		InterleavedQ8_0Row(row, rows, n, r)
+		out[r] = dotQ8_0G(row, act, n)
+	}
+}
+
+// VecDotColsQ8_0x4 is VecDotCols for an interleaved Q8_0 matrix: rows
+// holds whole groups of four rows.
+func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
+	if !ColsSupported(w) || !q80x4.cols || nrows == 0 || n == 0 {
+		for c := range acts {
+			VecDotRowsQ8_0x4(w, rows, nrows, acts[c], n, outs[c])
+		}
+		return
+	}
+	checkDot(w, rows, nrows, acts[0], n)
+	if w != gguf.Q8_0 || nrows%q80Group != 0 {
+		panic(fmt.Sprintf("quant: VecDotColsQ8_0x4 of %d %s rows: want Q8_0 rows in fours", nrows, w))
+	}
+	ab, xb := ActType(w).RowBytes(n), ColAuxBytes(w, n)
+	var c4 cols4
+	for c := range acts {
+		if len(acts[c]) < ab || len(outs[c]) < nrows || len(auxs[c]) < xb {
+			panic(fmt.Sprintf("quant: VecDotColsQ8_0x4: column %d has %d activation bytes, %d outputs and %d side bytes, want %d, %d and %d",
+				c, len(acts[c]), len(outs[c]), len(auxs[c]), ab, nrows, xb))
+		}
+		c4.act[c], c4.aux[c], c4.out[c] = &acts[c][0], &auxs[c][0], &outs[c][0]
+	}
+	q80x4Cols(&rows[0], n/32, nrows, &c4)
+}

@@ -1,0 +1,37 @@
+package quant
+
+// Interleaved Q8_0 kernels: rows (q8_0_interleaved_amd64.s, AVX2 and an
+// AVX-512 VNNI twin that takes each block's integer part in one
+// instruction instead of two) and four columns (dot_cols_amd64.s, VNNI).
+
+//go:noescape
+func dotQ8_0x4AVX2(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ8_0x4VNNI(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotColsQ8_0x4VNNI(w *byte, nb, nrows int, c *cols4)
+
+// q80x4 says which interleaved Q8_0 kernels this CPU runs.
+var q80x4 struct{ rows, vnni, cols bool }
+
+func init() {
+	q80x4.rows = hasAVX2()
+	q80x4.vnni = hasVNNI()
+	q80x4.cols = q80x4.vnni
+}
+
+func q80x4Rows(w, a *byte, nb, nrows int, out *float32) {
+	if q80x4.vnni {
+		dotQ8_0x4VNNI(w, a, nb, nrows, out)
+		return
+	}
+	dotQ8_0x4AVX2(w, a, nb, nrows, out)
+}
+
+func q80x4Cols(w *byte, nb, nrows int, c *cols4) { dotColsQ8_0x4VNNI(w, nb, nrows, c) }
+
+// For tests: each rows kernel by name.
+func q80x4RowsAVX2() func(w, a *byte, nb, nrows int, out *float32) { return dotQ8_0x4AVX2 }
+func q80x4RowsVNNI() func(w, a *byte, nb, nrows int, out *float32) { return dotQ8_0x4VNNI }

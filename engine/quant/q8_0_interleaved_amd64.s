@@ -1,0 +1,91 @@
+// Interleaved Q8_0 rows (q8_0_interleaved.go) against a Q8_0 activation,
+// a group of four rows per pass, each row in ggml_vec_dot_q8_0_q8_0's
+// order: per block, the 32 products summed by fours into eight int32
+// lanes (exact), converted, and fused into eight float lanes with the
+// block's dw·da; the lanes folded at the end as hsum_float_8. Block b of
+// the group's row k is at SI + 34k; the group moves on 136 bytes a block.
+
+#include "textflag.h"
+#include "fold_amd64.h"
+
+// Q8ROW advances ACC by block b of the group's row at OFF (34k), the
+// activation block being in Y0 and its scale (f32) in X1. INTDOT leaves
+// the block's eight int32 lane sums in register SUMS from |w| (Y3) and a
+// signed by w (Y4).
+#define Q8ROW(OFF, ACC, INTDOT, SUMS) \
+	VMOVDQU OFF+2(SI), Y2; \
+	VPSIGNB Y2, Y2, Y3; \
+	VPSIGNB Y2, Y0, Y4; \
+	INTDOT; \
+	VCVTPH2PS OFF(SI), X5; \
+	VMULSS X1, X5, X5; \
+	VCVTDQ2PS SUMS, Y3; \
+	VBROADCASTSS X5, Y5; \
+	VFMADD231PS Y3, Y5, ACC
+
+// AVX2: unsigned by signed bytes to int16 pairs (no saturation: |a| is at
+// most 127 in a quantized activation, so a pair is at most 2·128·127),
+// then int16 pairs to int32 (Y15: int16 ones).
+#define INTAVX2 \
+	VPMADDUBSW Y4, Y3, Y3; \
+	VPMADDWD Y15, Y3, Y3
+
+// AVX-512 VNNI on 256-bit registers: four products into one int32 in one
+// instruction.
+#define INTVNNI \
+	VPXOR Y6, Y6, Y6; \
+	VPDPBUSD Y4, Y3, Y6
+
+// STOREROW folds ACC (low half X) into out and advances out.
+#define STOREROW(ACC, X) \
+	FOLD8(ACC, X); \
+	VMOVSS X0, (R13); \
+	ADDQ $4, R13
+
+// SI walks the groups' blocks, DI the activation, CX the blocks left, R12
+// the groups left, R13 out.
+#define GROUPS(INTDOT, SUMS) \
+	MOVQ w+0(FP), SI; \
+	MOVQ nrows+24(FP), R12; \
+	SHRQ $2, R12; \
+	JZ end; \
+	MOVQ out+32(FP), R13; \
+	VPCMPEQW Y15, Y15, Y15; \
+	VPSRLW $15, Y15, Y15; \
+group: \
+	MOVQ a+8(FP), DI; \
+	MOVQ nb+16(FP), CX; \
+	VXORPS Y8, Y8, Y8; \
+	VXORPS Y9, Y9, Y9; \
+	VXORPS Y10, Y10, Y10; \
+	VXORPS Y11, Y11, Y11; \
+block: \
+	VMOVDQU 2(DI), Y0; \
+	VCVTPH2PS (DI), X1; \
+	Q8ROW(0, Y8, INTDOT, SUMS); \
+	Q8ROW(34, Y9, INTDOT, SUMS); \
+	Q8ROW(68, Y10, INTDOT, SUMS); \
+	Q8ROW(102, Y11, INTDOT, SUMS); \
+	ADDQ $34, DI; \
+	ADDQ $136, SI; \
+	DECQ CX; \
+	JNZ block; \
+	STOREROW(Y8, X8); \
+	STOREROW(Y9, X9); \
+	STOREROW(Y10, X10); \
+	STOREROW(Y11, X11); \
+	DECQ R12; \
+	JNZ group; \
+end: \
+	VZEROUPPER; \
+	RET
+
+// func dotQ8_0x4AVX2(w, a *byte, nb, nrows int, out *float32)
+// nrows is a multiple of four, nb positive.
+TEXT ·dotQ8_0x4AVX2(SB), NOSPLIT, $0-40
+	GROUPS(INTAVX2, Y3)
+
+// func dotQ8_0x4VNNI(w, a *byte, nb, nrows int, out *float32)
+// nrows is a multiple of four, nb positive.
+TEXT ·dotQ8_0x4VNNI(SB), NOSPLIT, $0-40
+	GROUPS(INTVNNI, Y6)

@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package quant
+
+// No interleaved Q8_0 kernels here: Q8_0 matrices stay in GGUF's layout.
+var q80x4 struct{ rows, vnni, cols bool }
+
+func q80x4Rows(w, a *byte, nb, nrows int, out *float32) { panic("quant: no interleaved Q8_0 kernel") }
+
+func q80x4Cols(w *byte, nb, nrows int, c *cols4) { panic("quant: no interleaved Q8_0 kernel") }
+
+func q80x4RowsAVX2() func(w, a *byte, nb, nrows int, out *float32) { return nil }
+func q80x4RowsVNNI() func(w, a *byte, nb, nrows int, out *float32) { return nil }
