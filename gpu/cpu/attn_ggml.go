@@ -91,15 +91,11 @@ func (w *attnScratch) softmax(n int, f16 bool) {
 	for _, s := range sc[:n] {
 		m = max(m, s)
 	}
+	expSub(sc[:n], m)
 	var sum float64
-	var chunk [16]float32
 	for j0 := 0; j0 < n; j0 += 16 {
-		chunk = [16]float32{}
-		for l := 0; l < 16 && j0+l < n; l++ {
-			e := quant.ExpGGML(sc[j0+l] - m)
-			sc[j0+l] = e
-			chunk[l] = e
-		}
+		var chunk [16]float32
+		copy(chunk[:], sc[j0:min(n, j0+16)])
 		sum += float64(quant.SumLanes16(&chunk))
 	}
 	inv := float32(1 / sum)

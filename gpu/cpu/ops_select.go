@@ -109,13 +109,10 @@ func softmax(x, y []float32) {
 	}
 	var sum float64
 	n16 := len(x) &^ 15
+	copy(y[:n16], x[:n16])
+	expSub(y[:n16], m)
 	for i := 0; i < n16; i += 16 {
-		var chunk [16]float32
-		for l := range chunk {
-			chunk[l] = quant.ExpGGML(x[i+l] - m)
-		}
-		copy(y[i:i+16], chunk[:])
-		sum += float64(quant.SumLanes16(&chunk))
+		sum += float64(quant.SumLanes16((*[16]float32)(y[i : i+16])))
 	}
 	for i := n16; i < len(x); i++ {
 		e := expLibm(x[i] - m)

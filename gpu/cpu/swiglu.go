@@ -7,7 +7,7 @@ func swigluRow(x, y, z []float32) {
 	n := len(z)
 	x, y = x[:n], y[:n]
 	done := 0
-	if useSwigluAsm && n >= 8 {
+	if useExpAsm && n >= 8 {
 		done = n &^ 7
 		swigluAVX2(&x[0], &y[0], &z[0], done)
 	}
