@@ -49,7 +49,14 @@ func ScoresF16(out, q []float32, k []byte, stride, lanes int) {
 	if np == d {
 		return
 	}
-	for j := range out {
+	j0 := 0
+	if useAsm && hasScoresAsm && d >= 2 && 8*stride < 1<<31 {
+		j0 = n &^ 7
+		if j0 > 0 {
+			scoresF16TailAsm(&q[0], &k[0], stride, np, d, j0, &out[0])
+		}
+	}
+	for j := j0; j < n; j++ {
 		row := k[j*stride:]
 		sum := float64(out[j])
 		for i := np; i < d; i++ {

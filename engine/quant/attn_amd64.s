@@ -147,3 +147,90 @@ cols8:
 	JNZ cols8
 	VZEROUPPER
 	RET
+
+// The byte offsets of eight rows from the first, in multiples of the
+// stride (scaled at run time), and the mask of a dword's low word.
+DATA tailRows<>+0(SB)/4, $0
+DATA tailRows<>+4(SB)/4, $1
+DATA tailRows<>+8(SB)/4, $2
+DATA tailRows<>+12(SB)/4, $3
+DATA tailRows<>+16(SB)/4, $4
+DATA tailRows<>+20(SB)/4, $5
+DATA tailRows<>+24(SB)/4, $6
+DATA tailRows<>+28(SB)/4, $7
+GLOBL tailRows<>(SB), RODATA|NOPTR, $32
+
+// TAILTERM adds value i of eight rows times q[i] into the float64 sums
+// Y8 (rows 0-3) and Y9 (rows 4-7): the eight halves, gathered as the
+// dwords at byte off of each row, are the words at shift (0: low, 16:
+// high), widened (exact), multiplied by q[i] in float32, then widened
+// and added, as the Go loop does it one row at a time.
+#define TAILTERM(off, SHIFT) \
+	VPCMPEQD Y1, Y1, Y1; \
+	VPGATHERDD Y1, off(AX)(Y13*1), Y2; \
+	SHIFT; \
+	VEXTRACTI128 $1, Y2, X3; \
+	VPACKUSDW X3, X2, X2; \
+	VCVTPH2PS X2, Y2; \
+	VBROADCASTSS (BX), Y3; \
+	VMULPS Y3, Y2, Y2; \
+	VCVTPS2PD X2, Y4; \
+	VADDPD Y4, Y8, Y8; \
+	VEXTRACTF128 $1, Y2, X2; \
+	VCVTPS2PD X2, Y4; \
+	VADDPD Y4, Y9, Y9
+
+#define LOWWORD VPAND Y14, Y2, Y2
+#define HIGHWORD VPSRLD $16, Y2, Y2
+
+// func scoresF16TailAVX2(q *float32, k *byte, stride, i0, d, n int, out *float32)
+//
+// For eight rows at a time (n a multiple of 8): out[j] += values i0..d-1
+// of row j times q, each product rounded to float32 and summed in float64
+// onto out[j] one by one (ScoresF16's tail loop), then rounded once. The
+// gathers read each value as the high word of the dword before it (the
+// first value of a row, i0 = 0, as the low word of its own), so no read
+// passes a row's last value. d > i0, d >= 2, 8·stride < 2^31.
+TEXT ·scoresF16TailAVX2(SB), NOSPLIT, $0-56
+	MOVQ k+8(FP), SI
+	MOVQ stride+16(FP), R8
+	MOVQ n+40(FP), R10
+	SHRQ $3, R10
+	JZ tailend
+	MOVQ out+48(FP), DI
+	VMOVDQU tailRows<>(SB), Y13
+	VPBROADCASTD stride+16(FP), Y0
+	VPMULLD Y0, Y13, Y13
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLD $16, Y14, Y14
+tailgroup:
+	VCVTPS2PD (DI), Y8
+	VCVTPS2PD 16(DI), Y9
+	MOVQ i0+24(FP), CX
+	MOVQ q+0(FP), BX
+	LEAQ (BX)(CX*4), BX
+	LEAQ -2(SI)(CX*2), AX
+	TESTQ CX, CX
+	JNZ tailvalues
+	TAILTERM(2, LOWWORD)
+	ADDQ $4, BX
+	ADDQ $2, AX
+	INCQ CX
+tailvalues:
+	TAILTERM(0, HIGHWORD)
+	ADDQ $4, BX
+	ADDQ $2, AX
+	INCQ CX
+	CMPQ CX, d+32(FP)
+	JB tailvalues
+	VCVTPD2PSY Y8, X8
+	VCVTPD2PSY Y9, X9
+	VMOVUPS X8, (DI)
+	VMOVUPS X9, 16(DI)
+	ADDQ $32, DI
+	LEAQ (SI)(R8*8), SI
+	DECQ R10
+	JNZ tailgroup
+tailend:
+	VZEROUPPER
+	RET

@@ -15,3 +15,7 @@ func scoresF16GemmAsm(q *float32, k *byte, stride, d, n int, out *float32) {
 }
 
 func foldLanes64ColsAsm(y, a *float32, cols, d int) { panic("quant: no attention assembly") }
+
+func scoresF16TailAsm(q *float32, k *byte, stride, i0, d, n int, out *float32) {
+	panic("quant: no attention assembly")
+}
