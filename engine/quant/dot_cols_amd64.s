@@ -675,10 +675,25 @@ end:
 	VZEROUPPER
 	RET
 
+// PAIRQ84 is PAIRQ80 for rows k and k+1 of an interleaved Q8_0 group
+// (q8_0_interleaved.go) whose block is at SI: their scales at 2k(SI),
+// their quants at 8+32k(SI).
+#define PAIRQ84(k, W, BIAS, DW) \
+	VMOVDQU64 (8+32*k)(SI), Y24; \
+	VINSERTI64X4 $1, (40+32*k)(SI), Z24, W; \
+	VPBROADCASTW (2*k)(SI), X24; \
+	VPBROADCASTW (2+2*k)(SI), X25; \
+	VINSERTI32X4 $1, X25, Y24, Y24; \
+	VCVTPH2PS Y24, DW; \
+	VPXORD Z25, Z25, Z25; \
+	VPDPBUSD W, Z20, Z25; \
+	VPXORD BIAS, BIAS, BIAS; \
+	VPSUBD Z25, BIAS, BIAS
+
 // func dotColsQ8_0x4VNNI(w *byte, nb, nrows int, c *cols4)
-// dotColsQ8_0VNNI's four-row loop over interleaved Q8_0 (q8_0_interleaved.go):
-// a group's rows are 34 bytes apart (R14), its blocks 136. nrows is a
-// multiple of four, nb positive.
+// dotColsQ8_0VNNI's four-row loop over interleaved Q8_0: a group's block
+// is 136 bytes, its rows' scales then quants. nrows is a multiple of
+// four, nb positive.
 TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $8-32
 	MOVQ w+0(FP), SI
 	MOVQ nrows+16(FP), CX
@@ -696,23 +711,20 @@ TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $8-32
 	LEAQ (R9)(R14*1), DX
 	LEAQ (R10)(R14*1), DI
 	LEAQ (R11)(R14*1), R15
-	MOVQ $34, R14
 	VPBROADCASTD colsBias<>(SB), Z20
 q84group:
-	LEAQ 68(SI), R12
 	ZEROQ80(Z16, Z17, Z18, Z19)
 	ZEROQ80(Z8, Z9, Z10, Z11)
 	XORQ BX, BX
 	MOVQ nb+8(FP), CX
 q84block:
-	PAIRQ80(SI, Z21, Z22, Z23)
-	PAIRQ80(R12, Z12, Z13, Z14)
+	PAIRQ84(0, Z21, Z22, Z23)
+	PAIRQ84(2, Z12, Z13, Z14)
 	COL4Q80(R8, AX, Z16, Z8)
 	COL4Q80(R9, DX, Z17, Z9)
 	COL4Q80(R10, DI, Z18, Z10)
 	COL4Q80(R11, R15, Z19, Z11)
 	ADDQ $136, SI
-	ADDQ $136, R12
 	ADDQ $4, BX
 	DECQ CX
 	JNZ q84block

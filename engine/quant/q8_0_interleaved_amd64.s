@@ -2,25 +2,24 @@
 // a group of four rows per pass, each row in ggml_vec_dot_q8_0_q8_0's
 // order: per block, the 32 products summed by fours into eight int32
 // lanes (exact), converted, and fused into eight float lanes with the
-// block's dw·da; the lanes folded at the end as hsum_float_8. Block b of
-// the group's row k is at SI + 34k; the group moves on 136 bytes a block.
+// block's dw·da; the lanes folded at the end as hsum_float_8. A group's
+// block is its four f16 scales at SI, then row k's quants at SI+8+32k;
+// the group moves on 136 bytes a block.
 
 #include "textflag.h"
 #include "fold_amd64.h"
 
-// Q8ROW advances ACC by block b of the group's row at OFF (34k), the
-// activation block being in Y0 and its scale (f32) in X1. INTDOT leaves
-// the block's eight int32 lane sums in register SUMS from |w| (Y3) and a
-// signed by w (Y4).
-#define Q8ROW(OFF, ACC, INTDOT, SUMS) \
-	VMOVDQU OFF+2(SI), Y2; \
+// Q8ROW advances ACC by the block of the group's row k, the activation
+// block being in Y0 and the four rows' dw·da at scales-16(SP). INTDOT
+// leaves the block's eight int32 lane sums in register SUMS from |w| (Y3)
+// and a signed by w (Y4).
+#define Q8ROW(k, ACC, INTDOT, SUMS) \
+	VMOVDQU (8+32*k)(SI), Y2; \
 	VPSIGNB Y2, Y2, Y3; \
 	VPSIGNB Y2, Y0, Y4; \
 	INTDOT; \
-	VCVTPH2PS OFF(SI), X5; \
-	VMULSS X1, X5, X5; \
 	VCVTDQ2PS SUMS, Y3; \
-	VBROADCASTSS X5, Y5; \
+	VBROADCASTSS scales-(16-4*k)(SP), Y5; \
 	VFMADD231PS Y3, Y5, ACC
 
 // AVX2: unsigned by signed bytes to int16 pairs (no saturation: |a| is at
@@ -43,7 +42,9 @@
 	ADDQ $4, R13
 
 // SI walks the groups' blocks, DI the activation, CX the blocks left, R12
-// the groups left, R13 out.
+// the groups left, R13 out. Per block the four products dw_k·da (float32,
+// as the one-row kernel rounds them) are made at once and kept on the
+// stack for the rows' broadcasts.
 #define GROUPS(INTDOT, SUMS) \
 	MOVQ w+0(FP), SI; \
 	MOVQ nrows+24(FP), R12; \
@@ -61,11 +62,15 @@ group: \
 	VXORPS Y11, Y11, Y11; \
 block: \
 	VMOVDQU 2(DI), Y0; \
-	VCVTPH2PS (DI), X1; \
+	VPBROADCASTW (DI), X1; \
+	VCVTPH2PS X1, X1; \
+	VCVTPH2PS (SI), X2; \
+	VMULPS X1, X2, X2; \
+	VMOVUPS X2, scales-16(SP); \
 	Q8ROW(0, Y8, INTDOT, SUMS); \
-	Q8ROW(34, Y9, INTDOT, SUMS); \
-	Q8ROW(68, Y10, INTDOT, SUMS); \
-	Q8ROW(102, Y11, INTDOT, SUMS); \
+	Q8ROW(1, Y9, INTDOT, SUMS); \
+	Q8ROW(2, Y10, INTDOT, SUMS); \
+	Q8ROW(3, Y11, INTDOT, SUMS); \
 	ADDQ $34, DI; \
 	ADDQ $136, SI; \
 	DECQ CX; \
@@ -82,10 +87,10 @@ end: \
 
 // func dotQ8_0x4AVX2(w, a *byte, nb, nrows int, out *float32)
 // nrows is a multiple of four, nb positive.
-TEXT ·dotQ8_0x4AVX2(SB), NOSPLIT, $0-40
+TEXT ·dotQ8_0x4AVX2(SB), NOSPLIT, $16-40
 	GROUPS(INTAVX2, Y3)
 
 // func dotQ8_0x4VNNI(w, a *byte, nb, nrows int, out *float32)
 // nrows is a multiple of four, nb positive.
-TEXT ·dotQ8_0x4VNNI(SB), NOSPLIT, $0-40
+TEXT ·dotQ8_0x4VNNI(SB), NOSPLIT, $16-40
 	GROUPS(INTVNNI, Y6)
