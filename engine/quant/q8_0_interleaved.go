@@ -93,10 +93,16 @@ func VecDotRowsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, act []byte, n i
 	}
 }
 
+// ColsQ8_0x4 reports whether VecDotColsQ8_0x4 has a kernel taking
+// several columns at once on this machine (VNNI, with ColAux's side data;
+// AVX2, without). Either sums every column as VecDotRowsQ8_0x4 does.
+func ColsQ8_0x4() bool { return useAsm && q80x4.rows }
+
 // VecDotColsQ8_0x4 is VecDotCols for an interleaved Q8_0 matrix: rows
-// holds whole groups of four rows.
+// holds whole groups of four rows. auxs (ColAux) are read where the VNNI
+// kernel runs, and may be empty elsewhere.
 func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
-	if !ColsSupported(w) || !q80x4.cols || nrows == 0 || n == 0 {
+	if !ColsQ8_0x4() || nrows == 0 || n == 0 {
 		for c := range acts {
 			VecDotRowsQ8_0x4(w, rows, nrows, acts[c], n, outs[c])
 		}
@@ -107,13 +113,25 @@ func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Col
 		panic(fmt.Sprintf("quant: VecDotColsQ8_0x4 of %d %s rows: want Q8_0 rows in fours", nrows, w))
 	}
 	ab, xb := ActType(w).RowBytes(n), ColAuxBytes(w, n)
-	var c4 cols4
+	vnni := q80x4.cols && xb > 0
 	for c := range acts {
-		if len(acts[c]) < ab || len(outs[c]) < nrows || len(auxs[c]) < xb {
-			panic(fmt.Sprintf("quant: VecDotColsQ8_0x4: column %d has %d activation bytes, %d outputs and %d side bytes, want %d, %d and %d",
-				c, len(acts[c]), len(outs[c]), len(auxs[c]), ab, nrows, xb))
+		if len(acts[c]) < ab || len(outs[c]) < nrows {
+			panic(fmt.Sprintf("quant: VecDotColsQ8_0x4: column %d has %d activation bytes and %d outputs, want %d and %d",
+				c, len(acts[c]), len(outs[c]), ab, nrows))
 		}
-		c4.act[c], c4.aux[c], c4.out[c] = &acts[c][0], &auxs[c][0], &outs[c][0]
+		if len(auxs[c]) < xb {
+			vnni = false // no side data: the AVX2 kernel needs none
+		}
 	}
-	q80x4Cols(&rows[0], n/32, nrows, &c4)
+	if vnni {
+		var c4 cols4
+		for c := range acts {
+			c4.act[c], c4.aux[c], c4.out[c] = &acts[c][0], &auxs[c][0], &outs[c][0]
+		}
+		q80x4Cols(&rows[0], n/32, nrows, &c4)
+		return
+	}
+	for c := 0; c < Cols; c += 2 {
+		q80x4Cols2(&rows[0], &acts[c][0], &acts[c+1][0], n/32, nrows, &outs[c][0], &outs[c+1][0])
+	}
 }

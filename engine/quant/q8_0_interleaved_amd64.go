@@ -2,7 +2,8 @@ package quant
 
 // Interleaved Q8_0 kernels: rows (q8_0_interleaved_amd64.s, AVX2 and an
 // AVX-512 VNNI twin that takes each block's integer part in one
-// instruction instead of two) and four columns (dot_cols_amd64.s, VNNI).
+// instruction instead of two), four columns (dot_cols_amd64.s, VNNI) and
+// two columns (AVX2, q8_0_interleaved_amd64.s).
 
 //go:noescape
 func dotQ8_0x4AVX2(w, a *byte, nb, nrows int, out *float32)
@@ -12,6 +13,9 @@ func dotQ8_0x4VNNI(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotColsQ8_0x4VNNI(w *byte, nb, nrows int, c *cols4)
+
+//go:noescape
+func dotCols2Q8_0x4AVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
 
 // q80x4 says which interleaved Q8_0 kernels this CPU runs.
 var q80x4 struct{ rows, vnni, cols bool }
@@ -31,6 +35,10 @@ func q80x4Rows(w, a *byte, nb, nrows int, out *float32) {
 }
 
 func q80x4Cols(w *byte, nb, nrows int, c *cols4) { dotColsQ8_0x4VNNI(w, nb, nrows, c) }
+
+func q80x4Cols2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32) {
+	dotCols2Q8_0x4AVX2(w, a0, a1, nb, nrows, o0, o1)
+}
 
 // For tests: each rows kernel by name.
 func q80x4RowsAVX2() func(w, a *byte, nb, nrows int, out *float32) { return dotQ8_0x4AVX2 }

@@ -94,3 +94,91 @@ TEXT ·dotQ8_0x4AVX2(SB), NOSPLIT, $16-40
 // nrows is a multiple of four, nb positive.
 TEXT ·dotQ8_0x4VNNI(SB), NOSPLIT, $16-40
 	GROUPS(INTVNNI, Y6)
+
+// Two columns at once with AVX2 (no VNNI): each row's block is loaded and
+// made unsigned (|w|) once for both columns, each column then takes the
+// rows kernel's steps. Per block the eight dw·da (four rows by two
+// columns) are two multiplies, kept on the stack.
+
+// C2ROW advances row k's accumulators of columns 0 and 1 (activation
+// blocks in Y0 and Y1, int16 ones in Y6).
+#define C2ROW(k, ACC0, ACC1) \
+	VMOVDQU (8+32*k)(SI), Y2; \
+	VPSIGNB Y2, Y2, Y3; \
+	VPSIGNB Y2, Y0, Y4; \
+	VPMADDUBSW Y4, Y3, Y4; \
+	VPMADDWD Y6, Y4, Y4; \
+	VCVTDQ2PS Y4, Y4; \
+	VBROADCASTSS s-(32-4*k)(SP), Y5; \
+	VFMADD231PS Y4, Y5, ACC0; \
+	VPSIGNB Y2, Y1, Y4; \
+	VPMADDUBSW Y4, Y3, Y4; \
+	VPMADDWD Y6, Y4, Y4; \
+	VCVTDQ2PS Y4, Y4; \
+	VBROADCASTSS s-(16-4*k)(SP), Y5; \
+	VFMADD231PS Y4, Y5, ACC1
+
+// C2STORE folds ACC into the float at off(O).
+#define C2STORE(ACC, X, O, off) \
+	FOLD8(ACC, X); \
+	VMOVSS X0, off(O)
+
+// func dotCols2Q8_0x4AVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
+// nrows is a multiple of four, nb positive.
+TEXT ·dotCols2Q8_0x4AVX2(SB), NOSPLIT, $32-56
+	MOVQ w+0(FP), SI
+	MOVQ nrows+32(FP), R12
+	SHRQ $2, R12
+	JZ c2end
+	MOVQ o0+40(FP), R13
+	MOVQ o1+48(FP), R14
+	VPCMPEQW Y6, Y6, Y6
+	VPSRLW $15, Y6, Y6
+c2group:
+	MOVQ a0+8(FP), DI
+	MOVQ a1+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+c2block:
+	VMOVDQU 2(DI), Y0
+	VMOVDQU 2(DX), Y1
+	VCVTPH2PS (SI), X2
+	VPBROADCASTW (DI), X3
+	VCVTPH2PS X3, X3
+	VMULPS X3, X2, X3
+	VPBROADCASTW (DX), X4
+	VCVTPH2PS X4, X4
+	VMULPS X4, X2, X4
+	VMOVUPS X3, s-32(SP)
+	VMOVUPS X4, s-16(SP)
+	C2ROW(0, Y8, Y9)
+	C2ROW(1, Y10, Y11)
+	C2ROW(2, Y12, Y13)
+	C2ROW(3, Y14, Y15)
+	ADDQ $34, DI
+	ADDQ $34, DX
+	ADDQ $136, SI
+	DECQ CX
+	JNZ c2block
+	C2STORE(Y8, X8, R13, 0)
+	C2STORE(Y9, X9, R14, 0)
+	C2STORE(Y10, X10, R13, 4)
+	C2STORE(Y11, X11, R14, 4)
+	C2STORE(Y12, X12, R13, 8)
+	C2STORE(Y13, X13, R14, 8)
+	C2STORE(Y14, X14, R13, 12)
+	C2STORE(Y15, X15, R14, 12)
+	ADDQ $16, R13
+	ADDQ $16, R14
+	DECQ R12
+	JNZ c2group
+c2end:
+	VZEROUPPER
+	RET

@@ -31,7 +31,7 @@ func TestInterleaveQ8_0RoundTrip(t *testing.T) {
 
 // The interleaved products give dotQ8_0G's bits, row by row, for every
 // kernel this CPU has (the AVX2 and VNNI rows kernels, the VNNI
-// four-column one) and the pure-Go path: on random weight bytes (every
+// four-column and AVX2 two-column ones) and the pure-Go path: on random weight bytes (every
 // int8, -128 included) and on quantized floats, one to three groups.
 func TestInterleavedQ8_0Dot(t *testing.T) {
 	type rowsFn func(w, a *byte, nb, nrows int, out *float32)
@@ -91,6 +91,14 @@ func TestInterleavedQ8_0Dot(t *testing.T) {
 				VecDotColsQ8_0x4(gguf.Q8_0, iw, nrows, acts, auxs, n, outs)
 				for c := range outs {
 					check("cols", c, outs[c])
+				}
+				// Without side data: the AVX2 two-column kernel.
+				for c := range outs {
+					outs[c] = make([]float32, nrows)
+				}
+				VecDotColsQ8_0x4(gguf.Q8_0, iw, nrows, acts, [Cols][]byte{}, n, outs)
+				for c := range outs {
+					check("cols without side data", c, outs[c])
 				}
 			}
 		}

@@ -187,6 +187,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	}
 	// Four columns at once only where that sums as RowsKernel would.
 	cols := B == 1 && auxFn != nil && quant.ColsFor(wt, true, N, batch)
+	if x4 {
+		cols = quant.ColsQ8_0x4() // same sums as its rows kernel, side data or not
+	}
 	chunk := chunkFor(N, c.nth, rowBlock)
 	if x4 {
 		chunk = (chunk + 3) &^ 3
@@ -203,7 +206,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	k.build = func() func(ith, nth int) {
 		wm, act, out := weights(o.W), actFn(), c.rows(o.Out)
 		var aux func(int) []byte
-		if cols {
+		if cols && auxFn != nil {
 			aux = auxFn()
 		}
 		do := func(_, u int) {
@@ -221,7 +224,10 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 					var acts, auxs [quant.Cols][]byte
 					var outs [quant.Cols][]float32
 					for c := range acts {
-						acts[c], auxs[c], outs[c] = act(t+c), aux(t+c), out.out(t + c)[s:e]
+						acts[c], outs[c] = act(t+c), out.out(t + c)[s:e]
+						if aux != nil {
+							auxs[c] = aux(t + c)
+						}
 					}
 					dotCols(wt, wrows, e-s, acts, auxs, K, outs)
 				}

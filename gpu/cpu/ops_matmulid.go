@@ -72,7 +72,11 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		wm, act, out := c.mem(o.W), actFn(), c.rows(o.Out)
 		var aux func(int) []byte
 		// Four tokens at once only where that sums as dotRows does.
-		if auxFn != nil && quant.ColsFor(wt, true, N, 1) {
+		cols := auxFn != nil && quant.ColsFor(wt, true, N, 1)
+		if x4 {
+			cols = quant.ColsQ8_0x4() // side data or not
+		}
+		if cols && auxFn != nil {
 			aux = auxFn()
 		}
 		col := func(st int) int { return inColumn(st, S, Sin) }
@@ -88,11 +92,14 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 					rest := pairs
 					// Four of the expert's tokens at a time share each
 					// unpacked weight block (prefill).
-					for ; aux != nil && len(rest) >= quant.Cols; rest = rest[quant.Cols:] {
+					for ; cols && len(rest) >= quant.Cols; rest = rest[quant.Cols:] {
 						var acts, auxs [quant.Cols][]byte
 						var outs [quant.Cols][]float32
 						for c, st := range rest[:quant.Cols] {
-							acts[c], auxs[c], outs[c] = act(col(st)), aux(col(st)), out.out(st)[s:end]
+							acts[c], outs[c] = act(col(st)), out.out(st)[s:end]
+							if aux != nil {
+								auxs[c] = aux(col(st))
+							}
 						}
 						dotCols(wt, wrows, end-s, acts, auxs, K, outs)
 					}
