@@ -192,7 +192,6 @@ TEXT ·q4KVNNIGemm4(SB), NOSPLIT, $0-56
 #define YSETS1(j) YSET(j, (R8), Y8, Y4, Y6)
 #define YADDS1(j) YADD(j, (R8), Y8, Y4, Y6)
 #define YFLUSHES1(h) YFLUSH(h, (R8), Y4, Y6, Y0, Y2)
-#define YZEROACC1 VPXOR Y0, Y0, Y0; VPXOR Y2, Y2, Y2
 #define YSTORES1(h) YSTORE(h, (DI), Y0, Y2)
 
 #define YDOTS2(j, k, SETADD) YDOT(j, k, (R8), Y8, SETADD); YDOT(j, k, (R8)(R9*1), Y9, SETADD)
@@ -265,9 +264,44 @@ lg: \
 	VZEROUPPER; \
 	RET
 
+// One token leaves a second register set free (token 1's of the
+// two-token kernels), so the one-token kernels take both halves of a group
+// in one pass over its super blocks, half 1 in that set: the group's bytes
+// stream from memory once while both halves are computed, where two
+// passes streamed them in the first and computed half of them twice over
+// cache. Each half's registers go through the same steps in the same
+// order as in a pass of its own.
+#define YDOTSH1(j, k, SETADD) YDOT(j, k, (R8), Y9, SETADD)
+#define YWIDENSH1 YWIDEN(Y9)
+#define YSETSH1(j) YSET(j, (R8), Y9, Y5, Y7)
+#define YADDSH1(j) YADD(j, (R8), Y9, Y5, Y7)
+#define YFLUSHESH1(h) YFLUSH(h, (R8), Y5, Y7, Y1, Y3)
+#define YSTORESH1(h) YSTORE(h, (DI), Y1, Y3)
+
+#define YKERNELBOTH(ORDER, lg, lb) \
+	ARGS; \
+lg: \
+	MOVQ R14, R8; \
+	MOVQ DX, CX; \
+	YZEROACC2; \
+lb: \
+	ORDER(0, YDOTS1, YWIDENS1, YSETS1, YADDS1, YFLUSHES1); \
+	ORDER(1, YDOTSH1, YWIDENSH1, YSETSH1, YADDSH1, YFLUSHESH1); \
+	ADDQ $2368, SI; \
+	ADDQ $292, R8; \
+	DECQ CX; \
+	JNZ lb; \
+	YSTORES1(0); \
+	YSTORESH1(1); \
+	ADDQ $64, DI; \
+	DECQ R11; \
+	JNZ lg; \
+	VZEROUPPER; \
+	RET
+
 // func q4KAVX2Gemv1(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
 TEXT ·q4KAVX2Gemv1(SB), NOSPLIT, $0-56
-	YKERNEL(YGEMV, YZEROACC1, YDOTS1, YWIDENS1, YSETS1, YADDS1, YFLUSHES1, YSTORES1, ygGemv1, yb0Gemv1, yb1Gemv1)
+	YKERNELBOTH(YGEMV, ygGemv1, ybGemv1)
 
 // func q4KAVX2Gemv2(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
 TEXT ·q4KAVX2Gemv2(SB), NOSPLIT, $0-56
@@ -275,7 +309,7 @@ TEXT ·q4KAVX2Gemv2(SB), NOSPLIT, $0-56
 
 // func q4KAVX2Gemm1(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
 TEXT ·q4KAVX2Gemm1(SB), NOSPLIT, $0-56
-	YKERNEL(YGEMM, YZEROACC1, YDOTS1, YWIDENS1, YSETS1, YADDS1, YFLUSHES1, YSTORES1, ygGemm1, yb0Gemm1, yb1Gemm1)
+	YKERNELBOTH(YGEMM, ygGemm1, ybGemm1)
 
 // func q4KAVX2Gemm2(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
 TEXT ·q4KAVX2Gemm2(SB), NOSPLIT, $0-56
