@@ -675,31 +675,69 @@ end:
 	VZEROUPPER
 	RET
 
-// PAIRQ84 is PAIRQ80 for rows k and k+1 of an interleaved Q8_0 group
-// (q8_0_interleaved.go) whose block is at SI: their scales at 2k(SI),
-// their quants at 8+32k(SI).
-#define PAIRQ84(k, W, BIAS, DW) \
-	VMOVDQU64 (8+32*k)(SI), Y24; \
-	VINSERTI64X4 $1, (40+32*k)(SI), Z24, W; \
-	VPBROADCASTW (2*k)(SI), X24; \
-	VPBROADCASTW (2+2*k)(SI), X25; \
-	VINSERTI32X4 $1, X25, Y24, Y24; \
-	VCVTPH2PS Y24, DW; \
-	VPXORD Z25, Z25, Z25; \
-	VPDPBUSD W, Z20, Z25; \
-	VPXORD BIAS, BIAS, BIAS; \
-	VPSUBD Z25, BIAS, BIAS
-
 // func dotColsQ8_0x4VNNI(w *byte, nb, nrows int, c *cols4)
-// dotColsQ8_0VNNI's four-row loop over interleaved Q8_0: a group's block
-// is 136 bytes, its rows' scales then quants. nrows is a multiple of
-// four, nb positive.
-TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $8-32
+// dotColsQ8_0VNNI's products over interleaved Q8_0 (q8_0_interleaved.go),
+// a group of four rows per pass (its block: the rows' scales, then their
+// quants; 136 bytes), on 256-bit registers, one row a register: Zen 4
+// runs 512-bit instructions as two 256-bit halves, and with the per-row
+// bias kept in a register and the scales read by embedded broadcast this
+// loop needs fewer of them than two rows a 512-bit register
+// (bench/JOURNAL.md has the trial).
+// The sixteen (row, column) accumulators are in Y16-Y31, the four
+// columns' u in Y0-Y3, a row's weights in Y4 and its -128·Σw in Y5 (Y14
+// zero, Y15 0x80 bytes). Per block the sixteen dw·da are four multiplies
+// kept on the stack, each fused multiply-add reading its own by an
+// embedded broadcast. nrows is a multiple of four, nb positive.
+
+// YCOLQ84 advances the accumulator of row r and column c (u in U) by one
+// block, T scratch.
+#define YCOLQ84(r, c, U, T, ACC) \
+	VMOVDQA Y5, T; \
+	VPDPBUSD Y4, U, T; \
+	VCVTDQ2PS T, T; \
+	VFMADD231PS.BCST s-(64-16*c-4*r)(SP), T, ACC
+
+#define YROWQ84(r, A0, A1, A2, A3) \
+	VMOVDQU (8+32*r)(SI), Y4; \
+	VPXOR Y5, Y5, Y5; \
+	VPDPBUSD Y4, Y15, Y5; \
+	VPSUBD Y5, Y14, Y5; \
+	YCOLQ84(r, 0, Y0, Y6, A0); \
+	YCOLQ84(r, 1, Y1, Y7, A1); \
+	YCOLQ84(r, 2, Y2, Y10, A2); \
+	YCOLQ84(r, 3, Y3, Y11, A3)
+
+// YSCALEQ84 puts the four rows' dw (X8) times column c's da (at X) on the
+// stack.
+#define YSCALEQ84(c, X) \
+	VBROADCASTSS (X)(BX*1), X9; \
+	VMULPS X9, X8, X9; \
+	VMOVUPS X9, s-(64-16*c)(SP)
+
+// YSTOREQ84 folds the four rows of column c (off: c·8) into its outputs.
+#define YSTOREQ84(off, A0, A1, A2, A3) \
+	MOVQ OUT0+off(R13), CX; \
+	VMOVAPS A0, Y2; \
+	FOLD8(Y2, X2); \
+	VMOVSS X0, 0(CX); \
+	VMOVAPS A1, Y2; \
+	FOLD8(Y2, X2); \
+	VMOVSS X0, 4(CX); \
+	VMOVAPS A2, Y2; \
+	FOLD8(Y2, X2); \
+	VMOVSS X0, 8(CX); \
+	VMOVAPS A3, Y2; \
+	FOLD8(Y2, X2); \
+	VMOVSS X0, 12(CX); \
+	ADDQ $16, CX; \
+	MOVQ CX, OUT0+off(R13)
+
+TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $72-32
 	MOVQ w+0(FP), SI
 	MOVQ nrows+16(FP), CX
 	SHRQ $2, CX
-	JZ q84end
-	MOVQ CX, groups-8(SP)
+	JZ yq84end
+	MOVQ CX, groups-72(SP)
 	MOVQ c+24(FP), R13
 	MOVQ nb+8(FP), R14
 	SHLQ $5, R14
@@ -711,29 +749,51 @@ TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $8-32
 	LEAQ (R9)(R14*1), DX
 	LEAQ (R10)(R14*1), DI
 	LEAQ (R11)(R14*1), R15
-	VPBROADCASTD colsBias<>(SB), Z20
-q84group:
-	ZEROQ80(Z16, Z17, Z18, Z19)
-	ZEROQ80(Z8, Z9, Z10, Z11)
+	VPBROADCASTD colsBias<>(SB), Y15
+	VPXOR Y14, Y14, Y14
+yq84group:
+	VPXORD Y16, Y16, Y16
+	VPXORD Y17, Y17, Y17
+	VPXORD Y18, Y18, Y18
+	VPXORD Y19, Y19, Y19
+	VPXORD Y20, Y20, Y20
+	VPXORD Y21, Y21, Y21
+	VPXORD Y22, Y22, Y22
+	VPXORD Y23, Y23, Y23
+	VPXORD Y24, Y24, Y24
+	VPXORD Y25, Y25, Y25
+	VPXORD Y26, Y26, Y26
+	VPXORD Y27, Y27, Y27
+	VPXORD Y28, Y28, Y28
+	VPXORD Y29, Y29, Y29
+	VPXORD Y30, Y30, Y30
+	VPXORD Y31, Y31, Y31
 	XORQ BX, BX
 	MOVQ nb+8(FP), CX
-q84block:
-	PAIRQ84(0, Z21, Z22, Z23)
-	PAIRQ84(2, Z12, Z13, Z14)
-	COL4Q80(R8, AX, Z16, Z8)
-	COL4Q80(R9, DX, Z17, Z9)
-	COL4Q80(R10, DI, Z18, Z10)
-	COL4Q80(R11, R15, Z19, Z11)
+yq84block:
+	VMOVDQU (R8)(BX*8), Y0
+	VMOVDQU (R9)(BX*8), Y1
+	VMOVDQU (R10)(BX*8), Y2
+	VMOVDQU (R11)(BX*8), Y3
+	VCVTPH2PS (SI), X8
+	YSCALEQ84(0, AX)
+	YSCALEQ84(1, DX)
+	YSCALEQ84(2, DI)
+	YSCALEQ84(3, R15)
+	YROWQ84(0, Y16, Y17, Y18, Y19)
+	YROWQ84(1, Y20, Y21, Y22, Y23)
+	YROWQ84(2, Y24, Y25, Y26, Y27)
+	YROWQ84(3, Y28, Y29, Y30, Y31)
 	ADDQ $136, SI
 	ADDQ $4, BX
 	DECQ CX
-	JNZ q84block
-	STORE4Q80(0, Z16, Y16, Z8, Y8)
-	STORE4Q80(8, Z17, Y17, Z9, Y9)
-	STORE4Q80(16, Z18, Y18, Z10, Y10)
-	STORE4Q80(24, Z19, Y19, Z11, Y11)
-	DECQ groups-8(SP)
-	JNZ q84group
-q84end:
+	JNZ yq84block
+	YSTOREQ84(0, Y16, Y20, Y24, Y28)
+	YSTOREQ84(8, Y17, Y21, Y25, Y29)
+	YSTOREQ84(16, Y18, Y22, Y26, Y30)
+	YSTOREQ84(24, Y19, Y23, Y27, Y31)
+	DECQ groups-72(SP)
+	JNZ yq84group
+yq84end:
 	VZEROUPPER
 	RET
