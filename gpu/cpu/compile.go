@@ -114,7 +114,7 @@ func (c *compiler) lower(op gpu.Op) error {
 			return fmt.Errorf("reads activation %s before any op writes it", t.Name)
 		}
 		if isInterleaved(t) && !readsInterleaved(op, t) {
-			return fmt.Errorf("reads %s, a Q4_0 weight stored interleaved, which only matmul and embed take whole", t.Name)
+			return fmt.Errorf("reads %s, a weight stored interleaved, which only matmul, matmul_id and embed take whole", t.Name)
 		}
 	}
 	for _, t := range op.Outputs() {
