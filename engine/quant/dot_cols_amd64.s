@@ -307,6 +307,22 @@ GLOBL colsBias<>(SB), RODATA|NOPTR, $4
 	VPXORD C, C, C; \
 	VPXORD D, D, D
 
+// Q80SIDE loads the four columns' side data for the Q8_0 kernels: the
+// cols4 at R13, the columns' biased values u at R8-R11 and their da at AX,
+// DX, DI, R15 (u's 32·nb bytes further on).
+#define Q80SIDE \
+	MOVQ c+24(FP), R13; \
+	MOVQ nb+8(FP), R14; \
+	SHLQ $5, R14; \
+	MOVQ AUX0+0(R13), R8; \
+	MOVQ AUX0+8(R13), R9; \
+	MOVQ AUX0+16(R13), R10; \
+	MOVQ AUX0+24(R13), R11; \
+	LEAQ (R8)(R14*1), AX; \
+	LEAQ (R9)(R14*1), DX; \
+	LEAQ (R10)(R14*1), DI; \
+	LEAQ (R11)(R14*1), R15
+
 // func dotColsQ8_0VNNI(w *byte, nb, nrows int, c *cols4)
 // nrows must be even (VecDotCols takes an odd last row one column at a
 // time) and nb positive.
@@ -316,17 +332,7 @@ TEXT ·dotColsQ8_0VNNI(SB), NOSPLIT, $8-32
 	SHRQ $1, CX
 	JZ q80end
 	MOVQ CX, pairs-8(SP)
-	MOVQ c+24(FP), R13
-	MOVQ nb+8(FP), R14
-	SHLQ $5, R14
-	MOVQ AUX0+0(R13), R8
-	MOVQ AUX0+8(R13), R9
-	MOVQ AUX0+16(R13), R10
-	MOVQ AUX0+24(R13), R11
-	LEAQ (R8)(R14*1), AX
-	LEAQ (R9)(R14*1), DX
-	LEAQ (R10)(R14*1), DI
-	LEAQ (R11)(R14*1), R15
+	Q80SIDE
 	// R14: nb·34, the bytes of a row.
 	MOVQ nb+8(FP), CX
 	SHLQ $1, CX
@@ -738,17 +744,7 @@ TEXT ·dotColsQ8_0x4VNNI(SB), NOSPLIT, $72-32
 	SHRQ $2, CX
 	JZ yq84end
 	MOVQ CX, groups-72(SP)
-	MOVQ c+24(FP), R13
-	MOVQ nb+8(FP), R14
-	SHLQ $5, R14
-	MOVQ AUX0+0(R13), R8
-	MOVQ AUX0+8(R13), R9
-	MOVQ AUX0+16(R13), R10
-	MOVQ AUX0+24(R13), R11
-	LEAQ (R8)(R14*1), AX
-	LEAQ (R9)(R14*1), DX
-	LEAQ (R10)(R14*1), DI
-	LEAQ (R11)(R14*1), R15
+	Q80SIDE
 	VPBROADCASTD colsBias<>(SB), Y15
 	VPXOR Y14, Y14, Y14
 yq84group:

@@ -39,7 +39,3 @@ func q80x4Cols(w *byte, nb, nrows int, c *cols4) { dotColsQ8_0x4VNNI(w, nb, nrow
 func q80x4Cols2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32) {
 	dotCols2Q8_0x4AVX2(w, a0, a1, nb, nrows, o0, o1)
 }
-
-// For tests: each rows kernel by name.
-func q80x4RowsAVX2() func(w, a *byte, nb, nrows int, out *float32) { return dotQ8_0x4AVX2 }
-func q80x4RowsVNNI() func(w, a *byte, nb, nrows int, out *float32) { return dotQ8_0x4VNNI }

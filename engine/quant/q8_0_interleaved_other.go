@@ -9,9 +9,6 @@ func q80x4Rows(w, a *byte, nb, nrows int, out *float32) { panic("quant: no inter
 
 func q80x4Cols(w *byte, nb, nrows int, c *cols4) { panic("quant: no interleaved Q8_0 kernel") }
 
-func q80x4RowsAVX2() func(w, a *byte, nb, nrows int, out *float32) { return nil }
-func q80x4RowsVNNI() func(w, a *byte, nb, nrows int, out *float32) { return nil }
-
 func q80x4Cols2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32) {
 	panic("quant: no interleaved Q8_0 kernel")
 }
