@@ -115,7 +115,7 @@ func (b *buffer) Write(off int, src []byte) error {
 	if err := b.be.Sync(); err != nil {
 		return err
 	}
-	copy(b.segs[0].mem.host()[off:], src)
+	copy(b.segs[0].mem.host(off), src)
 	return nil
 }
 
@@ -132,6 +132,6 @@ func (b *buffer) Read(off int, dst []byte) error {
 	if err := b.be.Sync(); err != nil {
 		return err
 	}
-	copy(dst, b.segs[0].mem.host()[off:])
+	copy(dst, b.segs[0].mem.host(off))
 	return nil
 }

@@ -21,7 +21,10 @@ type device interface {
 	alloc(n int) (memory, error)
 	// wrap makes a buffer of the whole pages holding data, without
 	// copying them, and returns the offset of data[0] in it. data must
-	// stay mapped while the buffer lives.
+	// stay mapped while the buffer lives. The host keeps no Go pointer to
+	// the pages' first byte: where data is Go memory, that byte may lie
+	// in another object, or in a freed one, which the collector refuses
+	// to find a pointer to.
 	wrap(data []byte) (memory, int, error)
 	// pipeline compiles a kernel: src is k's source with its prelude.
 	pipeline(src string, k *msl.Kernel) (pipeline, error)
@@ -36,10 +39,11 @@ type device interface {
 
 // memory is one device buffer.
 type memory interface {
-	// host is the buffer's bytes as the host sees them (Apple GPUs share
-	// memory with the CPU): read and written there once the device is
-	// idle.
-	host() []byte
+	// host is the buffer's bytes from byte off on as the host sees them
+	// (Apple GPUs share memory with the CPU): read and written there once
+	// the device is idle. A wrapped weight's bytes start at the offset
+	// wrap returned; off must not lie before it.
+	host(off int) []byte
 	release()
 }
 

@@ -233,13 +233,15 @@ func (d *mtlDevice) compiles(src string) bool {
 	return true
 }
 
-// mtlMem is an MTLBuffer and the host's view of it.
+// mtlMem is an MTLBuffer and the host's view of it: b from the buffer's
+// first byte, or for a wrapped weight b from byte at (data's first).
 type mtlMem struct {
 	buf objc.ID
 	b   []byte
+	at  int
 }
 
-func (m *mtlMem) host() []byte { return m.b }
+func (m *mtlMem) host(off int) []byte { return m.b[off-m.at:] }
 func (m *mtlMem) release() {
 	if m.buf != 0 {
 		m.buf.Send(sel.release)
@@ -265,12 +267,14 @@ func (d *mtlDevice) wrap(data []byte) (memory, int, error) {
 	}
 	off := int(uintptr(unsafe.Pointer(&data[0])) % uintptr(pageSize))
 	n := (off + len(data) + pageSize - 1) &^ (pageSize - 1)
-	base := unsafe.Add(unsafe.Pointer(&data[0]), -off)
+	// The pages' first byte only as an address: see device.wrap.
+	base := uintptr(unsafe.Pointer(&data[0])) - uintptr(off)
 	buf := d.dev.Send(sel.newBufferWithBytesNoCopy, base, uint64(n), uint64(resourceShared), uintptr(0))
+	runtime.KeepAlive(data)
 	if buf == 0 {
 		return nil, 0, fmt.Errorf("Metal refused to wrap %d bytes of pages", n)
 	}
-	return &mtlMem{buf: buf, b: unsafe.Slice((*byte)(base), n)}, off, nil
+	return &mtlMem{buf: buf, b: data, at: off}, off, nil
 }
 
 // mtlPipe is a compute pipeline state.

@@ -55,27 +55,49 @@ func (d *emuDevice) wait() error {
 	return err
 }
 
-// emuMem is a buffer: an anonymous mapping it owns, or the pages of a
-// wrapped weight.
+// emuMem is a buffer: b in an anonymous mapping it owns (mapped, whole,
+// in mapping), or a wrapped weight's bytes, b being the buffer's from
+// byte at on.
 type emuMem struct {
-	b   []byte
-	own bool
+	b       []byte
+	at      int
+	mapping []byte
 }
 
-func (m *emuMem) host() []byte { return m.b }
+func (m *emuMem) host(off int) []byte { return m.b[off-m.at:] }
+
+// addr is the address of the buffer's byte off, which for a wrapped
+// weight may lie before its first (a binding's offset rounded down):
+// computed, never held as a Go pointer (see device.wrap).
+func (m *emuMem) addr(off int) uintptr {
+	return uintptr(unsafe.Pointer(&m.b[0])) - uintptr(m.at) + uintptr(off)
+}
+
 func (m *emuMem) release() {
-	if m.own && m.b != nil {
-		syscall.Munmap(m.b)
+	if m.mapping != nil {
+		syscall.Munmap(m.mapping)
 	}
-	m.b = nil
+	m.b, m.mapping = nil, nil
 }
 
+// alloc maps the buffer's bytes to end (16-byte aligned) against a page
+// no access is allowed to, with another such page before them: a kernel
+// that reads or writes 16 bytes or more past either end faults there
+// instead of touching the next buffer.
 func (d *emuDevice) alloc(n int) (memory, error) {
-	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	span := (n + pageSize - 1) &^ (pageSize - 1)
+	m, err := syscall.Mmap(-1, 0, span+2*pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		return nil, err
 	}
-	return &emuMem{b: b, own: true}, nil
+	for _, guard := range [][]byte{m[:pageSize], m[pageSize+span:]} {
+		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
+			syscall.Munmap(m)
+			return nil, err
+		}
+	}
+	start := pageSize + span - (n+15)&^15
+	return &emuMem{b: m[start : start+n : start+n], mapping: m}, nil
 }
 
 func (d *emuDevice) wrap(data []byte) (memory, int, error) {
@@ -87,8 +109,7 @@ func (d *emuDevice) wrap(data []byte) (memory, int, error) {
 	if n > d.maxBuf {
 		return nil, 0, fmt.Errorf("%d bytes of pages exceed the %d-byte buffer limit", n, d.maxBuf)
 	}
-	base := unsafe.Add(unsafe.Pointer(&data[0]), -off)
-	return &emuMem{b: unsafe.Slice((*byte)(base), n)}, off, nil
+	return &emuMem{b: data, at: off}, off, nil
 }
 
 // emuPipe is a kernel's shared object and its entry point, and the
@@ -139,7 +160,7 @@ func (d *emuDevice) run(cmds []*command, step []byte) error {
 		bufs[0] = uintptr(unsafe.Pointer(&params[0]))
 		bufs[1] = uintptr(unsafe.Pointer(&step[0]))
 		for i, a := range c.args {
-			bufs[2+i] = uintptr(unsafe.Pointer(&a.mem.host()[a.off]))
+			bufs[2+i] = a.mem.(*emuMem).addr(a.off)
 		}
 		grid := []uint64{uint64(c.groups), 1, 1}
 		tg := make([]uint64, max(len(c.k.Threadgroup), 1))
