@@ -128,3 +128,19 @@
 	VEOR b.B16, b.B16, b.B16; \
 	VEOR c.B16, c.B16, c.B16; \
 	VEOR d.B16, d.B16, d.B16
+
+// SMMLA Vd.4S, Vn.16B, Vm.16B (i8mm): Vn and Vm each hold two rows of
+// eight signed bytes; lane 2i+j of d += the dot of n's row i and m's row
+// j.
+#define SMMLA(d, n, m) WORD $(0x4e80a400 | RDNM(d, n, m))
+
+// ZIP1/ZIP2 Vd.4S: the low (high) two lanes of n and m, interleaved
+// (n0, m0, n1, m1; n2, m2, n3, m3). UZP1/UZP2 Vd.4S: the even (odd)
+// lanes of n, then of m. ZIP1/ZIP2 Vd.2D: the low (high) halves of n
+// and m.
+#define ZIP1_4S(d, n, m) WORD $(0x4e803800 | RDNM(d, n, m))
+#define ZIP2_4S(d, n, m) WORD $(0x4e807800 | RDNM(d, n, m))
+#define UZP1_4S(d, n, m) WORD $(0x4e801800 | RDNM(d, n, m))
+#define UZP2_4S(d, n, m) WORD $(0x4e805800 | RDNM(d, n, m))
+#define ZIP1_2D(d, n, m) WORD $(0x4ec03800 | RDNM(d, n, m))
+#define ZIP2_2D(d, n, m) WORD $(0x4ec07800 | RDNM(d, n, m))
