@@ -229,6 +229,18 @@ TEXT ·q4_0TileDot(SB), NOSPLIT, $0-56
 	VFMLA sa.S4, V29.S4, a.S4; \
 	VFMLA sb.S4, V30.S4, b.S4
 
+// STORETOKEN stores one token's sixteen outputs at R10 and steps R10 to
+// the next token's: lanes (r, t), (r, t+1), (r+1, t), (r+1, t+1) of two
+// row pairs hold token t's four rows in the even lanes (UZP1), t+1's in
+// the odd ones (UZP2).
+#define STORETOKEN(UZP) \
+	UZP(24, 16, 17); \
+	UZP(25, 18, 19); \
+	UZP(26, 20, 21); \
+	UZP(27, 22, 23); \
+	VST1 [V24.S4, V25.S4, V26.S4, V27.S4], (R10); \
+	ADD R6, R10
+
 // func q4_0TileMM(w, tile *byte, nb, ngroups, m int, out *float32, stride int)
 TEXT ·q4_0TileMM(SB), NOSPLIT, $0-56
 	MOVD w+0(FP), R0
@@ -299,20 +311,8 @@ mmBlock:
 	SUB $1, R14
 	CBNZ R14, mmBlock
 
-	// Lanes (r, t), (r, t+1), (r+1, t), (r+1, t+1) of two row pairs:
-	// the even ones are token t's four rows, the odd ones t+1's.
-	UZP1_4S(24, 16, 17)
-	UZP1_4S(25, 18, 19)
-	UZP1_4S(26, 20, 21)
-	UZP1_4S(27, 22, 23)
-	VST1 [V24.S4, V25.S4, V26.S4, V27.S4], (R10)
-	ADD R6, R10
-	UZP2_4S(24, 16, 17)
-	UZP2_4S(25, 18, 19)
-	UZP2_4S(26, 20, 21)
-	UZP2_4S(27, 22, 23)
-	VST1 [V24.S4, V25.S4, V26.S4, V27.S4], (R10)
-	ADD R6, R10
+	STORETOKEN(UZP1_4S)
+	STORETOKEN(UZP2_4S)
 	ADD $2, R9
 	CMP R4, R9
 	BLT mmPair
