@@ -47,10 +47,25 @@ func dotQ4_KGemmNEON(w, a *byte, nb, nrows int, out *float32)
 func dotQ4_KVecNEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ4_KDot(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ4_KGemmDot(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ4_KVecDot(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ5_KNEON(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
+func dotQ5_KDot(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
 func dotQ6_KNEON(w, a *byte, nb, nrows int, out *float32)
+
+//go:noescape
+func dotQ6_KDot(w, a *byte, nb, nrows int, out *float32)
 
 //go:noescape
 func dotBF16NEON(w, a *byte, nb, nrows int, out *float32)
@@ -79,4 +94,11 @@ func init() {
 	asmRepackedGemm[gguf.Q4_K] = rowsKernel{dotQ4_KGemmNEON, 256}
 	asmUnrepacked[gguf.Q4_0] = rowsKernel{dotQ4_0GNEON, 32}
 	asmUnrepacked[gguf.Q4_K] = rowsKernel{dotQ4_KVecNEON, 256}
+	if hasDotprod {
+		reg(gguf.Q4_K, dotQ4_KDot, 256)
+		reg(gguf.Q5_K, dotQ5_KDot, 256)
+		reg(gguf.Q6_K, dotQ6_KDot, 256)
+		asmRepackedGemm[gguf.Q4_K] = rowsKernel{dotQ4_KGemmDot, 256}
+		asmUnrepacked[gguf.Q4_K] = rowsKernel{dotQ4_KVecDot, 256}
+	}
 }

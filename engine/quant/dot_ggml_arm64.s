@@ -172,67 +172,103 @@ q40blk:
 	VORR V17.B16, V7.B16, V7.B16; \
 	SCALED_CHUNK(sc, i)
 
-// Q6_HALF is half h (128 values) of the super block, scales in Vsc.
-#define Q6_HALF(h, sc) \
+// Q6_HALF is half h (128 values) of the super block, its four chunks
+// taken by CHUNK with the scales (s0, i0), (s0, i1), (s1, i2), (s1, i3).
+#define Q6_HALF(h, CHUNK, s0, i0, i1, s1, i2, i3) \
 	ADD $(64*h), R0, R8; \
 	VLD1 (R8), [V0.B16, V1.B16, V2.B16, V3.B16]; \
 	ADD $(128+32*h), R0, R8; \
 	VLD1 (R8), [V4.B16, V5.B16]; \
 	Q6_NIB_LO(V0, V1); \
 	Q6_BITS(VSHL, 4); \
-	Q6_CHUNK(sc, 0); \
+	CHUNK(s0, i0); \
 	Q6_NIB_LO(V2, V3); \
 	Q6_BITS(VSHL, 2); \
-	Q6_CHUNK(sc, 2); \
+	CHUNK(s0, i1); \
 	Q6_NIB_HI(V0, V1); \
 	Q6_BITS(VSHL, 0); \
-	Q6_CHUNK(sc, 4); \
+	CHUNK(s1, i2); \
 	Q6_NIB_HI(V2, V3); \
 	Q6_BITS(VUSHR, 2); \
-	Q6_CHUNK(sc, 6)
+	CHUNK(s1, i3)
+
+// With dotprod, SCALED_CHUNK_DOT takes the chunk's quads as int32 lanes
+// (SDOT: values 0-15 in V16, 16-31 in V17, the same integers as
+// QUADS's) and scales them by lanes i and i+1 of the int32 scales in s.
+#define SCALED_CHUNK_DOT(s, i) \
+	VLD1.P 32(R9), [V8.B16, V9.B16]; \
+	VEOR V16.B16, V16.B16, V16.B16; \
+	VEOR V17.B16, V17.B16, V17.B16; \
+	SDOT_4S(16, 6, 8); \
+	SDOT_4S(17, 7, 9); \
+	MLA_4S_S(22, 16, s, i); \
+	MLA_4S_S(23, 17, s, i+1)
+
+#define Q6_CHUNK_DOT(s, i) \
+	VORR V16.B16, V6.B16, V6.B16; \
+	VORR V17.B16, V7.B16, V7.B16; \
+	SCALED_CHUNK_DOT(s, i)
+
+#define Q6_HALVES \
+	Q6_HALF(0, Q6_CHUNK, 10, 0, 2, 10, 4, 6); \
+	Q6_HALF(1, Q6_CHUNK, 11, 0, 2, 11, 4, 6)
+
+// Q6_HALVES_DOT widens the sixteen scales to int32 (V12-V15) first.
+#define Q6_HALVES_DOT \
+	SXTL_4S(12, 10); \
+	SXTL2_4S(13, 10); \
+	SXTL_4S(14, 11); \
+	SXTL2_4S(15, 11); \
+	Q6_HALF(0, Q6_CHUNK_DOT, 12, 0, 2, 13, 0, 2); \
+	Q6_HALF(1, Q6_CHUNK_DOT, 14, 0, 2, 15, 0, 2)
+
+// Q6K_ROWS is dotQ6_KG with the super block's lanes from HALVES. The
+// block's 16 int8 scales become int16 (0-7 in V10, 8-15 in V11); lane
+// i's offset 32·(sc[2i]·bsum[2i] + sc[2i+1]·bsum[2i+1]) goes to V24
+// (lanes 0-3) and V25 (4-7).
+#define Q6K_ROWS(HALVES, lrow, lblk) \
+	ROWS_ARGS; \
+	VMOVI $48, V30.B16; \
+lrow: \
+	ROW_BEGIN; \
+lblk: \
+	ADD $192, R0, R8; \
+	VLD1 (R8), [V9.B16]; \
+	SXTL_8H(10, 9); \
+	SXTL2_8H(11, 9); \
+	ADD $260, R6, R8; \
+	VLD1 (R8), [V12.H8, V13.H8]; \
+	SMULL_4S(14, 10, 12); \
+	SMULL2_4S(15, 10, 12); \
+	ADDP_4S(24, 14, 15); \
+	SMULL_4S(14, 11, 13); \
+	SMULL2_4S(15, 11, 13); \
+	ADDP_4S(25, 14, 15); \
+	VSHL $5, V24.S4, V24.S4; \
+	VSHL $5, V25.S4, V25.S4; \
+	VEOR V22.B16, V22.B16, V22.B16; \
+	VEOR V23.B16, V23.B16, V23.B16; \
+	ADD $4, R6, R9; \
+	HALVES; \
+	VSUB V24.S4, V22.S4, V22.S4; \
+	VSUB V25.S4, V23.S4, V23.S4; \
+	FMOVS (R6), F24; \
+	LDF16(208, R0, R8, F25); \
+	FMULS F24, F25, F25; \
+	ACC8; \
+	NEXT_BLOCK(210, 292, lblk); \
+	SUM8(20, 21, 1); \
+	NEXT_ROW(lrow); \
+	RET
 
 // func dotQ6_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ6_KG.
 TEXT ·dotQ6_KNEON(SB), NOSPLIT, $0-40
-	ROWS_ARGS
-	VMOVI $48, V30.B16
-q6row:
-	ROW_BEGIN
-q6blk:
-	// The 16 int8 scales as int16: 0-7 in V10, 8-15 in V11.
-	ADD $192, R0, R8
-	VLD1 (R8), [V9.B16]
-	SXTL_8H(10, 9)
-	SXTL2_8H(11, 9)
+	Q6K_ROWS(Q6_HALVES, q6row, q6blk)
 
-	// Lane i's offset 32·(sc[2i]·bsum[2i] + sc[2i+1]·bsum[2i+1]) into
-	// V24 (lanes 0-3) and V25 (4-7).
-	ADD $260, R6, R8
-	VLD1 (R8), [V12.H8, V13.H8]
-	SMULL_4S(14, 10, 12)
-	SMULL2_4S(15, 10, 12)
-	ADDP_4S(24, 14, 15)
-	SMULL_4S(14, 11, 13)
-	SMULL2_4S(15, 11, 13)
-	ADDP_4S(25, 14, 15)
-	VSHL $5, V24.S4, V24.S4
-	VSHL $5, V25.S4, V25.S4
-
-	VEOR V22.B16, V22.B16, V22.B16
-	VEOR V23.B16, V23.B16, V23.B16
-	ADD $4, R6, R9
-	Q6_HALF(0, 10)
-	Q6_HALF(1, 11)
-	VSUB V24.S4, V22.S4, V22.S4
-	VSUB V25.S4, V23.S4, V23.S4
-
-	FMOVS (R6), F24
-	LDF16(208, R0, R8, F25)
-	FMULS F24, F25, F25
-	ACC8
-	NEXT_BLOCK(210, 292, q6blk)
-	SUM8(20, 21, 1)
-	NEXT_ROW(q6row)
-	RET
+// func dotQ6_KDot(w, a *byte, nb, nrows int, out *float32): the same
+// with dotprod.
+TEXT ·dotQ6_KDot(SB), NOSPLIT, $0-40
+	Q6K_ROWS(Q6_HALVES_DOT, q6drow, q6dblk)
 
 // Q4_K. KMIN_HEAD unpacks a super block's eight 6-bit scales and minimums
 // (the 12 bytes at 4(R0), as q4KScaleMin) in general registers, a word of
@@ -292,6 +328,38 @@ q6blk:
 	SMLAL_4S_H(22, 17, 10, j1); \
 	SMLAL2_4S_H(23, 17, 10, j1)
 
+// With dotprod, Q4K_PAIR_DOT leaves each sub-block's eight quad sums in
+// int32 lanes, two registers (sub-block 2p in V16, V17, 2p+1 in V18,
+// V19): the same quads as QUADS's int16 lanes, so every lane below holds
+// the same integer. Q4K_HEAD_DOT widens the scales to int32 (V12: 0-3,
+// V13: 4-7) for the by-element multiplies.
+#define Q4K_PAIR_DOT \
+	VLD1.P 32(R12), [V0.B16, V1.B16]; \
+	VLD1.P 64(R9), [V2.B16, V3.B16, V4.B16, V5.B16]; \
+	VAND V31.B16, V0.B16, V6.B16; \
+	VAND V31.B16, V1.B16, V7.B16; \
+	VUSHR $4, V0.B16, V0.B16; \
+	VUSHR $4, V1.B16, V1.B16; \
+	ZERO4(V16, V17, V18, V19); \
+	SDOT_4S(16, 6, 2); \
+	SDOT_4S(17, 7, 3); \
+	SDOT_4S(18, 0, 4); \
+	SDOT_4S(19, 1, 5)
+
+#define Q4K_HEAD_DOT \
+	Q4K_HEAD; \
+	UXTL_4S(12, 10); \
+	UXTL2_4S(13, 10)
+
+// PAIR_LANES_DOT is PAIR_LANES from Q4K_PAIR_DOT's quads: the pair's
+// scales are lane j0 of s0 and lane j1 of s1 (V12 for sub-blocks 0-3,
+// V13 for 4-7).
+#define PAIR_LANES_DOT(s0, j0, s1, j1) \
+	MLA_4S_S(22, 16, s0, j0); \
+	MLA_4S_S(23, 17, s0, j0); \
+	MLA_4S_S(22, 18, s1, j1); \
+	MLA_4S_S(23, 19, s1, j1)
+
 // Q4K_ALL_LANES is a whole super block's lanes (dotQ4_KVecG's s).
 #define Q4K_ALL_LANES \
 	VEOR V22.B16, V22.B16, V22.B16; \
@@ -306,58 +374,91 @@ q6blk:
 	Q4K_PAIR; \
 	PAIR_LANES(6, 7)
 
+#define Q4K_ALL_LANES_DOT \
+	VEOR V22.B16, V22.B16, V22.B16; \
+	VEOR V23.B16, V23.B16, V23.B16; \
+	Q4K_HEAD_DOT; \
+	Q4K_PAIR_DOT; \
+	PAIR_LANES_DOT(12, 0, 12, 1); \
+	Q4K_PAIR_DOT; \
+	PAIR_LANES_DOT(12, 2, 12, 3); \
+	Q4K_PAIR_DOT; \
+	PAIR_LANES_DOT(13, 0, 13, 1); \
+	Q4K_PAIR_DOT; \
+	PAIR_LANES_DOT(13, 2, 13, 3)
+
+// Q4K_VEC is dotQ4_KVecG around ALL_LANES (a super block's lanes in
+// V22/V23, its minimums' pair sums in V14), the minimums in four float
+// lanes (V26).
+#define Q4K_VEC(ALL_LANES, lrow, lblk) \
+	ROWS_ARGS; \
+lrow: \
+	ROW_BEGIN; \
+	VEOR V26.B16, V26.B16, V26.B16; \
+lblk: \
+	ALL_LANES; \
+	FMOVS (R6), F24; \
+	LDF16(0, R0, R8, F25); \
+	FMULS F24, F25, F25; \
+	LDF16(2, R0, R8, F27); \
+	FNEGS F24, F28; \
+	FMULS F28, F27, F27; \
+	VDUP V27.S[0], V27.S4; \
+	SCVTF_4S(14, 14); \
+	VFMLA V27.S4, V14.S4, V26.S4; \
+	ACC8; \
+	NEXT_BLOCK(144, 292, lblk); \
+	SUM8(20, 21, 1); \
+	FOLD4(26, 1); \
+	FADDS F26, F20, F20; \
+	NEXT_ROW(lrow); \
+	RET
+
 // func dotQ4_KVecNEON(w, a *byte, nb, nrows int, out *float32):
-// dotQ4_KVecG, the minimums in four float lanes (V26).
+// dotQ4_KVecG.
 TEXT ·dotQ4_KVecNEON(SB), NOSPLIT, $0-40
-	ROWS_ARGS
-q4vrow:
-	ROW_BEGIN
-	VEOR V26.B16, V26.B16, V26.B16
-q4vblk:
-	Q4K_ALL_LANES
-	FMOVS (R6), F24
-	LDF16(0, R0, R8, F25)
-	FMULS F24, F25, F25
-	LDF16(2, R0, R8, F27)
-	FNEGS F24, F28
-	FMULS F28, F27, F27
-	VDUP V27.S[0], V27.S4
-	SCVTF_4S(14, 14)
-	VFMLA V27.S4, V14.S4, V26.S4
-	ACC8
-	NEXT_BLOCK(144, 292, q4vblk)
-	SUM8(20, 21, 1)
-	FOLD4(26, 1)
-	FADDS F26, F20, F20
-	NEXT_ROW(q4vrow)
+	Q4K_VEC(Q4K_ALL_LANES, q4vrow, q4vblk)
+
+// func dotQ4_KVecDot(w, a *byte, nb, nrows int, out *float32): the same
+// with dotprod.
+TEXT ·dotQ4_KVecDot(SB), NOSPLIT, $0-40
+	Q4K_VEC(Q4K_ALL_LANES_DOT, q4vdrow, q4vdblk)
+
+// Q4K_ROWS is dotQ4_KG around ALL_LANES: the block's whole integer dot
+// and minimum sum go to lanes 0 and 1 of V22, fused with [d, dmin] into
+// [acc, accMin] in V20.
+#define Q4K_ROWS(ALL_LANES, lrow, lblk) \
+	ROWS_ARGS; \
+lrow: \
+	ROW_BEGIN; \
+lblk: \
+	ALL_LANES; \
+	VADD V23.S4, V22.S4, V22.S4; \
+	VADDV V22.S4, V22; \
+	VADDV V14.S4, V14; \
+	VMOV V14.S[0], V22.S[1]; \
+	SCVTF_4S(22, 22); \
+	FMOVS (R6), F24; \
+	LDF16(0, R0, R8, F25); \
+	FMULS F24, F25, F25; \
+	LDF16(2, R0, R8, F27); \
+	FMULS F24, F27, F27; \
+	VMOV V27.S[0], V25.S[1]; \
+	VFMLA V25.S4, V22.S4, V20.S4; \
+	NEXT_BLOCK(144, 292, lblk); \
+	VDUP V20.S[1], V21.S4; \
+	FSUBS F21, F20, F20; \
+	NEXT_ROW(lrow); \
 	RET
 
 // func dotQ4_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ4_KG.
-// The block's whole integer dot and minimum sum go to lanes 0 and 1 of
-// V22, fused with [d, dmin] into [acc, accMin] in V20.
 TEXT ·dotQ4_KNEON(SB), NOSPLIT, $0-40
-	ROWS_ARGS
-q4row:
-	ROW_BEGIN
-q4blk:
-	Q4K_ALL_LANES
-	VADD V23.S4, V22.S4, V22.S4
-	VADDV V22.S4, V22
-	VADDV V14.S4, V14
-	VMOV V14.S[0], V22.S[1]
-	SCVTF_4S(22, 22)
-	FMOVS (R6), F24
-	LDF16(0, R0, R8, F25)
-	FMULS F24, F25, F25
-	LDF16(2, R0, R8, F27)
-	FMULS F24, F27, F27
-	VMOV V27.S[0], V25.S[1]
-	VFMLA V25.S4, V22.S4, V20.S4
-	NEXT_BLOCK(144, 292, q4blk)
-	VDUP V20.S[1], V21.S4
-	FSUBS F21, F20, F20
-	NEXT_ROW(q4row)
-	RET
+	Q4K_ROWS(Q4K_ALL_LANES, q4row, q4blk)
+
+// func dotQ4_KDot(w, a *byte, nb, nrows int, out *float32): the same
+// with dotprod.
+TEXT ·dotQ4_KDot(SB), NOSPLIT, $0-40
+	Q4K_ROWS(Q4K_ALL_LANES_DOT, q4drow, q4dblk)
 
 // Q4K_GEMM_PAIR is a pair's scaled integer dot, s[2p] + s[2p+1], as the
 // sum of the four int32 lanes of Vt.
@@ -368,41 +469,71 @@ q4blk:
 	SMLAL_4S_H(t, 17, 10, j1); \
 	SMLAL2_4S_H(t, 17, 10, j1)
 
-// func dotQ4_KGemmNEON(w, a *byte, nb, nrows int, out *float32):
-// dotQ4_KGemmG. acc is lane 0 of V20, accMin lane 0 of V21; the pairs'
-// dots are fused in turn (FMLA by element), then their minimums.
-TEXT ·dotQ4_KGemmNEON(SB), NOSPLIT, $0-40
-	ROWS_ARGS
-q4grow:
-	ROW_BEGIN
-q4gblk:
-	Q4K_HEAD
-	Q4K_GEMM_PAIR(26, 0, 1)
-	Q4K_GEMM_PAIR(27, 2, 3)
-	Q4K_GEMM_PAIR(28, 4, 5)
+// Q4K_GEMM_PAIR_DOT is the same from Q4K_PAIR_DOT's quads, the scales
+// lanes j0, j1 of s (V12 or V13).
+#define Q4K_GEMM_PAIR_DOT(t, s, j0, j1) \
+	Q4K_PAIR_DOT; \
+	MUL_4S_S(t, 16, s, j0); \
+	MLA_4S_S(t, 17, s, j0); \
+	MLA_4S_S(t, 18, s, j1); \
+	MLA_4S_S(t, 19, s, j1)
+
+#define Q4K_GEMM_PAIRS \
+	Q4K_HEAD; \
+	Q4K_GEMM_PAIR(26, 0, 1); \
+	Q4K_GEMM_PAIR(27, 2, 3); \
+	Q4K_GEMM_PAIR(28, 4, 5); \
 	Q4K_GEMM_PAIR(29, 6, 7)
-	ADDP_4S(26, 26, 27)
-	ADDP_4S(28, 28, 29)
-	ADDP_4S(26, 26, 28)
-	SCVTF_4S(26, 26)
-	SCVTF_4S(14, 14)
-	FMOVS (R6), F24
-	LDF16(0, R0, R8, F8)
-	FMULS F24, F8, F8
-	LDF16(2, R0, R8, F9)
-	FMULS F24, F9, F9
-	FMLA_4S_S(20, 8, 26, 0)
-	FMLA_4S_S(20, 8, 26, 1)
-	FMLA_4S_S(20, 8, 26, 2)
-	FMLA_4S_S(20, 8, 26, 3)
-	FMLA_4S_S(21, 9, 14, 0)
-	FMLA_4S_S(21, 9, 14, 1)
-	FMLA_4S_S(21, 9, 14, 2)
-	FMLA_4S_S(21, 9, 14, 3)
-	NEXT_BLOCK(144, 292, q4gblk)
-	FSUBS F21, F20, F20
-	NEXT_ROW(q4grow)
+
+#define Q4K_GEMM_PAIRS_DOT \
+	Q4K_HEAD_DOT; \
+	Q4K_GEMM_PAIR_DOT(26, 12, 0, 1); \
+	Q4K_GEMM_PAIR_DOT(27, 12, 2, 3); \
+	Q4K_GEMM_PAIR_DOT(28, 13, 0, 1); \
+	Q4K_GEMM_PAIR_DOT(29, 13, 2, 3)
+
+// Q4K_GEMM is dotQ4_KGemmG around PAIRS (the four pairs' dots in
+// V26-V29, the minimums' pair sums in V14). acc is lane 0 of V20, accMin
+// lane 0 of V21; the pairs' dots are fused in turn (FMLA by element),
+// then their minimums.
+#define Q4K_GEMM(PAIRS, lrow, lblk) \
+	ROWS_ARGS; \
+lrow: \
+	ROW_BEGIN; \
+lblk: \
+	PAIRS; \
+	ADDP_4S(26, 26, 27); \
+	ADDP_4S(28, 28, 29); \
+	ADDP_4S(26, 26, 28); \
+	SCVTF_4S(26, 26); \
+	SCVTF_4S(14, 14); \
+	FMOVS (R6), F24; \
+	LDF16(0, R0, R8, F8); \
+	FMULS F24, F8, F8; \
+	LDF16(2, R0, R8, F9); \
+	FMULS F24, F9, F9; \
+	FMLA_4S_S(20, 8, 26, 0); \
+	FMLA_4S_S(20, 8, 26, 1); \
+	FMLA_4S_S(20, 8, 26, 2); \
+	FMLA_4S_S(20, 8, 26, 3); \
+	FMLA_4S_S(21, 9, 14, 0); \
+	FMLA_4S_S(21, 9, 14, 1); \
+	FMLA_4S_S(21, 9, 14, 2); \
+	FMLA_4S_S(21, 9, 14, 3); \
+	NEXT_BLOCK(144, 292, lblk); \
+	FSUBS F21, F20, F20; \
+	NEXT_ROW(lrow); \
 	RET
+
+// func dotQ4_KGemmNEON(w, a *byte, nb, nrows int, out *float32):
+// dotQ4_KGemmG.
+TEXT ·dotQ4_KGemmNEON(SB), NOSPLIT, $0-40
+	Q4K_GEMM(Q4K_GEMM_PAIRS, q4grow, q4gblk)
+
+// func dotQ4_KGemmDot(w, a *byte, nb, nrows int, out *float32): the
+// same with dotprod.
+TEXT ·dotQ4_KGemmDot(SB), NOSPLIT, $0-40
+	Q4K_GEMM(Q4K_GEMM_PAIRS_DOT, q4gdrow, q4gdblk)
 
 // Q5_BITS (for Q5_K, below) ORs bit 4-s of V8/V9 (shifted left by s,
 // to bit 4) into the nibbles in a, b (V28, V29 scratch).
@@ -432,43 +563,88 @@ q4gblk:
 	VUSHR $2, V8.B16, V8.B16; \
 	VUSHR $2, V9.B16, V9.B16
 
+// Q5K_PAIR_DOT is Q5K_PAIR with dotprod, its quads left as
+// Q4K_PAIR_DOT's.
+#define Q5K_PAIR_DOT \
+	VLD1.P 32(R12), [V0.B16, V1.B16]; \
+	VLD1.P 64(R9), [V2.B16, V3.B16, V4.B16, V5.B16]; \
+	VAND V31.B16, V0.B16, V6.B16; \
+	VAND V31.B16, V1.B16, V7.B16; \
+	Q5_BITS(4, V6, V7); \
+	VUSHR $4, V0.B16, V0.B16; \
+	VUSHR $4, V1.B16, V1.B16; \
+	Q5_BITS(3, V0, V1); \
+	ZERO4(V16, V17, V18, V19); \
+	SDOT_4S(16, 6, 2); \
+	SDOT_4S(17, 7, 3); \
+	SDOT_4S(18, 0, 4); \
+	SDOT_4S(19, 1, 5); \
+	VUSHR $2, V8.B16, V8.B16; \
+	VUSHR $2, V9.B16, V9.B16
+
+#define Q5K_LANES \
+	Q5K_PAIR; \
+	PAIR_LANES(0, 1); \
+	Q5K_PAIR; \
+	PAIR_LANES(2, 3); \
+	Q5K_PAIR; \
+	PAIR_LANES(4, 5); \
+	Q5K_PAIR; \
+	PAIR_LANES(6, 7)
+
+#define Q5K_LANES_DOT \
+	UXTL_4S(12, 10); \
+	UXTL2_4S(13, 10); \
+	Q5K_PAIR_DOT; \
+	PAIR_LANES_DOT(12, 0, 12, 1); \
+	Q5K_PAIR_DOT; \
+	PAIR_LANES_DOT(12, 2, 12, 3); \
+	Q5K_PAIR_DOT; \
+	PAIR_LANES_DOT(13, 0, 13, 1); \
+	Q5K_PAIR_DOT; \
+	PAIR_LANES_DOT(13, 2, 13, 3)
+
+// Q5K_ROWS is dotQ5_KG with the super block's lanes from LANES: the
+// minimums fused into their own accumulator (lane 0 of V26), added at
+// the end.
+#define Q5K_ROWS(LANES, lrow, lblk) \
+	ROWS_ARGS; \
+	VMOVI $16, V30.B16; \
+lrow: \
+	ROW_BEGIN; \
+	VEOR V26.B16, V26.B16, V26.B16; \
+lblk: \
+	VEOR V22.B16, V22.B16, V22.B16; \
+	VEOR V23.B16, V23.B16, V23.B16; \
+	KMIN_HEAD(48); \
+	ADD $16, R0, R8; \
+	VLD1 (R8), [V8.B16, V9.B16]; \
+	LANES; \
+	VADDV V14.S4, V14; \
+	SCVTF_4S(14, 14); \
+	FMOVS (R6), F24; \
+	LDF16(0, R0, R8, F25); \
+	FMULS F24, F25, F25; \
+	LDF16(2, R0, R8, F27); \
+	FNEGS F24, F28; \
+	FMULS F28, F27, F27; \
+	FMADDS F14, F26, F27, F26; \
+	ACC8; \
+	NEXT_BLOCK(176, 292, lblk); \
+	SUM8(20, 21, 1); \
+	FADDS F26, F20, F20; \
+	NEXT_ROW(lrow); \
+	RET
+
 // func dotQ5_KNEON(w, a *byte, nb, nrows int, out *float32): dotQ5_KG,
 // the minimums one integer per super block fused into summs (F26).
 TEXT ·dotQ5_KNEON(SB), NOSPLIT, $0-40
-	ROWS_ARGS
-	VMOVI $16, V30.B16
-q5row:
-	ROW_BEGIN
-	VEOR V26.B16, V26.B16, V26.B16
-q5blk:
-	VEOR V22.B16, V22.B16, V22.B16
-	VEOR V23.B16, V23.B16, V23.B16
-	KMIN_HEAD(48)
-	ADD $16, R0, R8
-	VLD1 (R8), [V8.B16, V9.B16]
-	Q5K_PAIR
-	PAIR_LANES(0, 1)
-	Q5K_PAIR
-	PAIR_LANES(2, 3)
-	Q5K_PAIR
-	PAIR_LANES(4, 5)
-	Q5K_PAIR
-	PAIR_LANES(6, 7)
-	VADDV V14.S4, V14
-	SCVTF_4S(14, 14)
-	FMOVS (R6), F24
-	LDF16(0, R0, R8, F25)
-	FMULS F24, F25, F25
-	LDF16(2, R0, R8, F27)
-	FNEGS F24, F28
-	FMULS F28, F27, F27
-	FMADDS F14, F26, F27, F26
-	ACC8
-	NEXT_BLOCK(176, 292, q5blk)
-	SUM8(20, 21, 1)
-	FADDS F26, F20, F20
-	NEXT_ROW(q5row)
-	RET
+	Q5K_ROWS(Q5K_LANES, q5row, q5blk)
+
+// func dotQ5_KDot(w, a *byte, nb, nrows int, out *float32): the same
+// with dotprod.
+TEXT ·dotQ5_KDot(SB), NOSPLIT, $0-40
+	Q5K_ROWS(Q5K_LANES_DOT, q5drow, q5dblk)
 
 // The legacy types with a fifth bit or a minimum (dotQ5_0G, dotQ4_1G,
 // dotQ5_1G). Q5_HIGH spreads the 32 fifth bits at off(R0) over the

@@ -144,3 +144,16 @@
 #define UZP2_4S(d, n, m) WORD $(0x4e805800 | RDNM(d, n, m))
 #define ZIP1_2D(d, n, m) WORD $(0x4ec03800 | RDNM(d, n, m))
 #define ZIP2_2D(d, n, m) WORD $(0x4ec07800 | RDNM(d, n, m))
+
+// MUL and MLA Vd.4S, Vn.4S, Vm.S[i]: int32 lanes times lane i of m
+// (MLA adds into d).
+#define MUL_4S_S(d, n, m, i) WORD $(0x4f808000 | RDNM(d, n, m) | ((i)&1)<<21 | (((i)>>1)&1)<<11)
+#define MLA_4S_S(d, n, m, i) WORD $(0x6f800000 | RDNM(d, n, m) | ((i)&1)<<21 | (((i)>>1)&1)<<11)
+
+// UXTL Vd.4S from the low (or, 2, high) four halves of Vn.
+#define UXTL_4S(d, n) WORD $(0x2f10a400 | (d) | (n)<<5)
+#define UXTL2_4S(d, n) WORD $(0x6f10a400 | (d) | (n)<<5)
+
+// SXTL Vd.4S from the low (or, 2, high) four int16 lanes of Vn.
+#define SXTL_4S(d, n) WORD $(0x0f10a400 | (d) | (n)<<5)
+#define SXTL2_4S(d, n) WORD $(0x4f10a400 | (d) | (n)<<5)
