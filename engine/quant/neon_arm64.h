@@ -157,3 +157,12 @@
 // SXTL Vd.4S from the low (or, 2, high) four int16 lanes of Vn.
 #define SXTL_4S(d, n) WORD $(0x0f10a400 | (d) | (n)<<5)
 #define SXTL2_4S(d, n) WORD $(0x4f10a400 | (d) | (n)<<5)
+
+// MLA Vd.4S, Vn.4S, Vm.4S: d += n·m, int32 lanes.
+#define MLA_4S(d, n, m) WORD $(0x4ea09400 | RDNM(d, n, m))
+
+// FSUB Vd.4S, Vn.4S, Vm.4S: d = n - m.
+#define FSUB_4S(d, n, m) WORD $(0x4ea0d400 | RDNM(d, n, m))
+
+// FMLA Vd.4S, Vn.4S, Vm.4S: d += n·m, fused.
+#define FMLA_4S(d, n, m) WORD $(0x4e20cc00 | RDNM(d, n, m))
