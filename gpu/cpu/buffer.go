@@ -71,10 +71,20 @@ func checkShape(typ gpu.Type, shape [4]int) (int, error) {
 	return gpu.Bytes(typ, shape), nil
 }
 
+// hugePage is the size of a transparent huge page on the CPUs ember runs
+// on (x86-64, and arm64 with 4 KiB base pages).
+const hugePage = 2 << 20
+
 // alignedBytes returns n zeroed bytes starting on a 64-byte boundary, so
 // float and int views of them are aligned and rows start on cache lines.
+// Buffers past a few hundred KiB (weights, the step's arena) are asked
+// for huge pages.
 func alignedBytes(n int) []byte {
 	raw := make([]byte, n+64)
 	skip := int(-uintptr(unsafe.Pointer(unsafe.SliceData(raw)))) & 63
-	return raw[skip : skip+n : skip+n]
+	b := raw[skip : skip+n : skip+n]
+	if n >= hugePage/8 {
+		adviseHugePages(b)
+	}
+	return b
 }
