@@ -10,19 +10,24 @@ import (
 	"github.com/emberllm/ember/gpu"
 )
 
+// rows8Types are the weight types a backend may store in another layout
+// when the row count is a multiple of 8 (the CPU backend's interleaved
+// Q4_0, Q4_K and Q8_0).
+var rows8Types = []gguf.TensorType{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K}
+
 // testRowsOf8 covers matrices whose row count is a multiple of 8 but not
-// of 16, the ones a backend may store in another layout (the CPU
-// backend's interleaved Q4_0): products for token counts that take every
-// tile size, the same matrix as an embedding table, and its bytes read
-// back as they were given.
+// of 16, the ones a backend may store in another layout: products for
+// token counts that take every tile size, the same matrix as an
+// embedding table, and its bytes read back as they were given.
 func testRowsOf8(t *testing.T, be gpu.Backend) {
-	for _, wt := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0} {
+	for _, wt := range rows8Types {
 		if !slices.Contains(activeWeightTypes, wt) {
 			continue
 		}
 		for _, T := range []int{1, 13} {
 			t.Run(name(wt, "/T", T), func(t *testing.T) {
-				const K, N = 288, 40
+				const N = 40
+				K := weightKs(wt)[0]
 				e := newEnv(t, be, uint64(T)*5+uint64(wt)<<8, T)
 				W, w := e.weight("w", wt, 1, K, N)
 				In, x := e.input("in", e.vals(K*T, 2), K, T)
@@ -68,7 +73,7 @@ func testRowsOf8(t *testing.T, be gpu.Backend) {
 // interleaves, and products written through views whose rows lie apart
 // (as MLA writes its absorbed query).
 func testRowsOf8Stacks(t *testing.T, be gpu.Backend) {
-	for _, wt := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0} {
+	for _, wt := range rows8Types {
 		if slices.Contains(activeWeightTypes, wt) {
 			t.Run(wt.String(), func(t *testing.T) { testRowsOf8StacksOf(t, be, wt) })
 		}
@@ -76,7 +81,8 @@ func testRowsOf8Stacks(t *testing.T, be gpu.Backend) {
 }
 
 func testRowsOf8StacksOf(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
-	const K, N, B, T, E, S, gap = 96, 24, 2, 5, 4, 2, 8
+	const N, B, T, E, S, gap = 24, 2, 5, 4, 2, 8
+	K := weightKs(wt)[len(weightKs(wt))-1]
 	e := newEnv(t, be, 41+uint64(wt), T)
 	W, w := e.weight("w", wt, 1, K, N, B)
 	In, x := e.input("in", e.vals(K*B*T, 1), K, B, T)
