@@ -9,8 +9,7 @@ import (
 // huge pages (MADV_HUGEPAGE: Debian's default THP mode, "madvise", gives
 // them only where asked). A product streams its weights once a token, and
 // with 4 KiB pages every 4 KiB is a TLB miss and a stop for the hardware
-// prefetchers: the interleaved Q4_0 kernel streams 700 MB a fifth faster
-// on huge pages on this project's Zen 4 machine (bench/JOURNAL.md).
+// prefetchers (bench/JOURNAL.md has the measurements).
 //
 // The range is widened to whole huge pages, which other objects of the
 // heap arena share: the advice changes no byte of theirs, and b's first
