@@ -210,3 +210,260 @@ TEXT ·q4KDotGemv1(SB), NOSPLIT, $0-56
 // func q4KDotGemm1(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
 TEXT ·q4KDotGemm1(SB), NOSPLIT, $0-56
 	Q4KTOKEN(FLUSHPAIR, NOFLUSHALL, gmGroup, gmBlock)
+
+// The i8mm kernels take two tokens a call (t at act, t+1 at act+astride;
+// outputs stride floats apart) in two passes over a group, rows 0-7 and
+// 8-15 (pass p: chunk registers q = 2p, 2p+1). SMMLA multiplies two rows'
+// eight values by the two tokens' eight: ZIP1/ZIP2 of dwords 2c and 2c+1
+// of a register give rows 4q, 4q+1 and 4q+2, 4q+3 with values 8c..8c+7
+// of the sub-block (the low nibbles for sub-block 2g, the high ones for
+// 2g+1), ZIP1/ZIP2 of the two tokens' values theirs. Lanes are (row,
+// token) pairs: r·t, r·t+1, r+1·t, r+1·t+1. Every lane takes the gemv or
+// gemm kernel's steps above: the same integers, the same float steps in
+// the same order (d·yd is row r's d times token t's yd).
+//
+// Registers: R0 the group, R1 token t's Q8_K row, R2 token t+1's, R3 super
+// blocks a row, R4 groups left, R5 token t's outputs of the group, R6
+// token t+1's, R12 the pass's byte offset in a row set (8p), R13 its
+// chunk register offset (32p); per block R7/R15 the tokens' activation
+// blocks, R8 the group super block, R9 blocks left, R10 a dword's address,
+// R11 scratch. V0-V3 the pair's values of the current sub-block (0-7,
+// 8-15, 16-23, 24-31); V4-V7 its sums by row pair (0-1, 2-3, 4-5, 6-7 of
+// the pass); V8-V11 isum; V12-V15 acc; V16-V19 accMin; V20 yd (t, t+1,
+// t, t+1); V21-V25, V30 scratch; V26, V27 token t's bsum pair sums (j =
+// 0-3, 4-7), V28, V29 token t+1's; V31 the nibble mask.
+
+// MMVALUES loads sub-block j's values of both tokens into V0-V3.
+#define MMVALUES(j) \
+	ADD $(4+32*(j)), R7, R11; \
+	VLD1 (R11), [V21.B16, V22.B16]; \
+	ADD $(4+32*(j)), R15, R11; \
+	VLD1 (R11), [V23.B16, V24.B16]; \
+	ZIP1_2D(0, 21, 23); \
+	ZIP2_2D(1, 21, 23); \
+	ZIP1_2D(2, 22, 24); \
+	ZIP2_2D(3, 22, 24)
+
+// MMDWORDS adds, for chunk register q+2p (R10 pointing at chunk g's
+// register q+2p of dword 2c), values 8c..8c+7 of its four rows times the
+// pair's (V(c)) into the row pairs' sums a, b; NIB takes the nibbles.
+#define MMDWORDS(c, a, b, NIB) \
+	VLD1 (R10), [V21.B16]; \
+	ADD $64, R10, R11; \
+	VLD1 (R11), [V22.B16]; \
+	NIB; \
+	ZIP1_4S(25, 21, 22); \
+	SMMLA(a, 25, c); \
+	ZIP2_4S(25, 21, 22); \
+	SMMLA(b, 25, c); \
+	ADD $128, R10
+
+#define LOWNIB \
+	VAND V31.B16, V21.B16, V21.B16; \
+	VAND V31.B16, V22.B16, V22.B16
+#define HIGHNIB \
+	VUSHR $4, V21.B16, V21.B16; \
+	VUSHR $4, V22.B16, V22.B16
+
+// MMREG is chunk g's register q+2p over its eight dwords.
+#define MMREG(g, q, a, b, NIB) \
+	ADD $(320+512*(g)+16*(q)), R8, R10; \
+	ADD R13, R10; \
+	MMDWORDS(0, a, b, NIB); \
+	MMDWORDS(1, a, b, NIB); \
+	MMDWORDS(2, a, b, NIB); \
+	MMDWORDS(3, a, b, NIB)
+
+// MMSUB is sub-block j (of pair g; NIB its nibbles): its dots by row
+// pair, scaled by the rows' scales (spread to the lanes) into isum.
+#define MMSUB(g, j, NIB) \
+	MMVALUES(j); \
+	ZERO4(V4, V5, V6, V7); \
+	MMREG(g, 0, 4, 5, NIB); \
+	MMREG(g, 1, 6, 7, NIB); \
+	ADD $(64+16*(j)), R8, R11; \
+	ADD R12, R11; \
+	VLD1 (R11), [V21.D1]; \
+	UXTL_8H(21, 21); \
+	UXTL_4S(22, 21); \
+	UXTL2_4S(23, 21); \
+	ZIP1_4S(24, 22, 22); \
+	ZIP2_4S(25, 22, 22); \
+	MLA_4S(8, 4, 24); \
+	MLA_4S(9, 5, 25); \
+	ZIP1_4S(24, 23, 23); \
+	ZIP2_4S(25, 23, 23); \
+	MLA_4S(10, 6, 24); \
+	MLA_4S(11, 7, 25)
+
+// MMROWSF16 spreads the pass's eight f16 at off(R8) over the lanes and
+// multiplies them by yd: V0-V3 by row pair.
+#define MMROWSF16(off) \
+	ADD $off, R8, R11; \
+	ADD R12<<1, R11; \
+	VLD1 (R11), [V21.H8]; \
+	FCVTL_4S(22, 21); \
+	FCVTL2_4S(23, 21); \
+	ZIP1_4S(0, 22, 22); \
+	ZIP2_4S(1, 22, 22); \
+	ZIP1_4S(2, 23, 23); \
+	ZIP2_4S(3, 23, 23); \
+	FMUL_4S(0, 0, 20); \
+	FMUL_4S(1, 1, 20); \
+	FMUL_4S(2, 2, 20); \
+	FMUL_4S(3, 3, 20)
+
+// MMFUSE converts the int32 lanes s..s+3 in place and fuses them, times
+// V0-V3, into the accumulators a..a+3.
+#define MMFUSE(s, a) \
+	SCVTF_4S(s, s); \
+	SCVTF_4S(s+1, s+1); \
+	SCVTF_4S(s+2, s+2); \
+	SCVTF_4S(s+3, s+3); \
+	FMLA_4S(a, s, 0); \
+	FMLA_4S(a+1, s+1, 1); \
+	FMLA_4S(a+2, s+2, 2); \
+	FMLA_4S(a+3, s+3, 3)
+
+// MMMINS adds sub-block j's minimums of the pass's rows times each
+// token's bsum pair sum into V4, V5 (token t, rows 0-3, 4-7) and V6, V7
+// (t+1).
+#define MMMINS(j) \
+	ADD $(192+16*(j)), R8, R11; \
+	ADD R12, R11; \
+	VLD1 (R11), [V21.D1]; \
+	UXTL_8H(21, 21); \
+	UXTL_4S(22, 21); \
+	UXTL2_4S(23, 21); \
+	MLA_4S_S(4, 22, 26+(j)/4, (j)%4); \
+	MLA_4S_S(5, 23, 26+(j)/4, (j)%4); \
+	MLA_4S_S(6, 22, 28+(j)/4, (j)%4); \
+	MLA_4S_S(7, 23, 28+(j)/4, (j)%4)
+
+// MMMINSFUSE spreads the minimums' sums V4-V7 over the lanes (V8-V11,
+// isum being flushed already) and fuses them times dmin·yd into accMin.
+#define MMMINSFUSE \
+	ZIP1_4S(8, 4, 6); \
+	ZIP2_4S(9, 4, 6); \
+	ZIP1_4S(10, 5, 7); \
+	ZIP2_4S(11, 5, 7); \
+	MMROWSF16(32); \
+	MMFUSE(8, 16); \
+	ZERO4(V8, V9, V10, V11)
+
+// MMFLUSHISUM fuses isum into acc; isum's registers are cleared by
+// MMMINSFUSE, which follows.
+#define MMFLUSHISUM \
+	MMROWSF16(0); \
+	MMFUSE(8, 12)
+
+#define MMFLUSHPAIR(g) \
+	MMFLUSHISUM; \
+	ZERO4(V4, V5, V6, V7); \
+	MMMINS(2*(g)); \
+	MMMINS(2*(g)+1); \
+	MMMINSFUSE
+
+#define MMFLUSHALL \
+	MMFLUSHISUM; \
+	ZERO4(V4, V5, V6, V7); \
+	MMMINS(0); \
+	MMMINS(1); \
+	MMMINS(2); \
+	MMMINS(3); \
+	MMMINS(4); \
+	MMMINS(5); \
+	MMMINS(6); \
+	MMMINS(7); \
+	MMMINSFUSE
+
+#define MMNOFLUSH(g)
+#define MMNOFLUSHALL
+
+// MMBSUMS leaves each token's bsum pair sums as int32 in two registers.
+#define MMBSUMS(act, lo) \
+	ADD $260, act, R11; \
+	VLD1 (R11), [V21.H8, V22.H8]; \
+	ADDP_8H(21, 21, 22); \
+	SXTL_4S(lo, 21); \
+	SXTL2_4S(lo+1, 21)
+
+// Q4KPAIRMM is a whole two-token kernel around the flushes.
+#define Q4KPAIRMM(PAIRFLUSH, BLOCKFLUSH, lg, lp, lb) \
+	MOVD w+0(FP), R0; \
+	MOVD act+8(FP), R1; \
+	MOVD astride+16(FP), R2; \
+	ADD R1, R2; \
+	MOVD nb+24(FP), R3; \
+	MOVD ngroups+32(FP), R4; \
+	MOVD out+40(FP), R5; \
+	MOVD stride+48(FP), R6; \
+	LSL $2, R6; \
+	ADD R5, R6; \
+	VMOVI $15, V31.B16; \
+lg: \
+	MOVD $0, R12; \
+	MOVD $0, R13; \
+lp: \
+	MOVD R1, R7; \
+	MOVD R2, R15; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	ZERO4(V12, V13, V14, V15); \
+	ZERO4(V16, V17, V18, V19); \
+	ZERO4(V8, V9, V10, V11); \
+lb: \
+	FMOVS (R7), F20; \
+	FMOVS (R15), F21; \
+	VMOV V21.S[0], V20.S[1]; \
+	VMOV V20.D[0], V20.D[1]; \
+	MMBSUMS(R7, 26); \
+	MMBSUMS(R15, 28); \
+	MMSUB(0, 0, LOWNIB); \
+	MMSUB(0, 1, HIGHNIB); \
+	PAIRFLUSH(0); \
+	MMSUB(1, 2, LOWNIB); \
+	MMSUB(1, 3, HIGHNIB); \
+	PAIRFLUSH(1); \
+	MMSUB(2, 4, LOWNIB); \
+	MMSUB(2, 5, HIGHNIB); \
+	PAIRFLUSH(2); \
+	MMSUB(3, 6, LOWNIB); \
+	MMSUB(3, 7, HIGHNIB); \
+	PAIRFLUSH(3); \
+	BLOCKFLUSH; \
+	ADD $2368, R8; \
+	ADD $292, R7; \
+	ADD $292, R15; \
+	SUB $1, R9; \
+	CBNZ R9, lb; \
+	FSUB_4S(12, 12, 16); \
+	FSUB_4S(13, 13, 17); \
+	FSUB_4S(14, 14, 18); \
+	FSUB_4S(15, 15, 19); \
+	UZP1_4S(21, 12, 13); \
+	UZP1_4S(22, 14, 15); \
+	ADD R12<<2, R5, R11; \
+	VST1 [V21.S4, V22.S4], (R11); \
+	UZP2_4S(21, 12, 13); \
+	UZP2_4S(22, 14, 15); \
+	ADD R12<<2, R6, R11; \
+	VST1 [V21.S4, V22.S4], (R11); \
+	ADD $8, R12; \
+	ADD $32, R13; \
+	CMP $16, R12; \
+	BLT lp; \
+	MOVD R8, R0; \
+	ADD $64, R5; \
+	ADD $64, R6; \
+	SUB $1, R4; \
+	CBNZ R4, lg; \
+	RET
+
+// func q4KMMGemv2(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
+TEXT ·q4KMMGemv2(SB), NOSPLIT, $0-56
+	Q4KPAIRMM(MMNOFLUSH, MMFLUSHALL, mvGroup, mvPass, mvBlock)
+
+// func q4KMMGemm2(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
+TEXT ·q4KMMGemm2(SB), NOSPLIT, $0-56
+	Q4KPAIRMM(MMFLUSHPAIR, MMNOFLUSHALL, mmGroup, mmPass, mmBlock)
