@@ -11,12 +11,6 @@ func q4KDotGemv1(w, act *byte, astride, nb, ngroups int, out *float32, stride in
 //go:noescape
 func q4KDotGemm1(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
 
-//go:noescape
-func q4KMMGemv2(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
-
-//go:noescape
-func q4KMMGemm2(w, act *byte, astride, nb, ngroups int, out *float32, stride int)
-
 // q4KSets are the interleaved Q4_K kernel sets this CPU runs, best last.
 func q4KSets() (names []string, sets []q4KKernels) {
 	if !hasDotprod {
@@ -24,12 +18,7 @@ func q4KSets() (names []string, sets []q4KKernels) {
 	}
 	var s q4KKernels
 	s.gemv[1], s.gemm[1] = q4KDotGemv1, q4KDotGemm1
-	names, sets = []string{"dotprod"}, []q4KKernels{s}
-	if hasI8MM {
-		s.gemv[2], s.gemm[2] = q4KMMGemv2, q4KMMGemm2
-		names, sets = append(names, "i8mm"), append(sets, s)
-	}
-	return names, sets
+	return []string{"dotprod"}, []q4KKernels{s}
 }
 
 func init() {
