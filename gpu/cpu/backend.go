@@ -73,7 +73,7 @@ func (b *Backend) Weight(name string, typ gpu.Type, shape [4]int, data []byte) (
 		return interleavedWeight(b, name, typ, shape, data), nil
 	}
 	if align := min(typ.TypeSize(), 4); !b.mapped || typ.BlockSize() == 1 && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%uintptr(align) != 0 {
-		c := alignedBytes(n)
+		c := weightBytes(n)
 		copy(c, data)
 		data = c
 	}

@@ -77,12 +77,18 @@ const hugePage = 2 << 20
 
 // alignedBytes returns n zeroed bytes starting on a 64-byte boundary, so
 // float and int views of them are aligned and rows start on cache lines.
-// Buffers past a few hundred KiB (weights, the step's arena) are asked
-// for huge pages.
 func alignedBytes(n int) []byte {
 	raw := make([]byte, n+64)
 	skip := int(-uintptr(unsafe.Pointer(unsafe.SliceData(raw)))) & 63
-	b := raw[skip : skip+n : skip+n]
+	return raw[skip : skip+n : skip+n]
+}
+
+// weightBytes is alignedBytes for a weight's copy, asked for huge pages
+// past a few hundred KiB: products stream every byte of a weight each
+// token. Other buffers are not: a KV cache of many slots, each touched
+// at its start, would be made resident 2 MiB at a time.
+func weightBytes(n int) []byte {
+	b := alignedBytes(n)
 	if n >= hugePage/8 {
 		adviseHugePages(b)
 	}

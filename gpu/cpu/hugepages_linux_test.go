@@ -11,14 +11,14 @@ import (
 	"unsafe"
 )
 
-// TestAlignedBytesHugePages: every mapping a large buffer lies in carries
+// TestWeightBytesHugePages: every mapping a large weight copy lies in carries
 // the kernel's huge-page advice (VmFlags "hg" in /proc/self/smaps, the
 // mark MADV_HUGEPAGE leaves). Whether the kernel then finds free huge
 // pages depends on the machine's memory, so the huge pages it gave are
 // only logged. A kernel built without THP refuses the advice and has no
 // /sys/kernel/mm/transparent_hugepage: there the test has nothing to
 // check and says so.
-func TestAlignedBytesHugePages(t *testing.T) {
+func TestWeightBytesHugePages(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil {
 		t.Skipf("no transparent huge pages in this kernel: %v", err)
@@ -38,7 +38,7 @@ func TestAlignedBytesHugePages(t *testing.T) {
 		t.Skipf("MADV_HUGEPAGE leaves no mark on a mapping here (%d of %d advised): an emulator, or smaps without VmFlags", advised, n)
 	}
 
-	b := alignedBytes(32 << 20)
+	b := weightBytes(32 << 20)
 	for i := range b {
 		b[i] = byte(i)
 	}

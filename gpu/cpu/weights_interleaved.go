@@ -43,7 +43,7 @@ func matrixBytes(typ gpu.Type, shape [4]int) int {
 
 func interleavedWeight(b *Backend, name string, typ gpu.Type, shape [4]int, data []byte) *buffer {
 	mb, src := matrixBytes(typ, shape), typ.RowBytes(shape[0])*shape[1]
-	c := alignedBytes(shape[2] * mb)
+	c := weightBytes(shape[2] * mb)
 	for e := 0; e < shape[2]; e++ {
 		quant.Interleave(typ, c[e*mb:(e+1)*mb], data[e*src:(e+1)*src], shape[1], shape[0])
 	}
@@ -60,7 +60,7 @@ type plainCopy struct {
 // plain returns the interleaved weight b in GGUF order.
 func (b *buffer) plain() []byte {
 	b.interleaved.once.Do(func() {
-		p := alignedBytes(gpu.Bytes(b.typ, b.shape))
+		p := weightBytes(gpu.Bytes(b.typ, b.shape))
 		b.readInterleaved(0, p)
 		b.interleaved.data = p
 	})
