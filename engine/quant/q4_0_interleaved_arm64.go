@@ -41,9 +41,3 @@ func interleavedSets() (names []string, sets [][9]interleavedKernel) {
 	}
 	return names, sets
 }
-
-func init() {
-	if _, sets := interleavedSets(); len(sets) > 0 {
-		asmInterleaved = sets[len(sets)-1]
-	}
-}

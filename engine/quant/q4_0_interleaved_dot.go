@@ -19,9 +19,14 @@ import (
 // out[t·stride+16·g:][:16].
 type interleavedKernel func(w, tile *byte, nb, ngroups int, out *float32, stride int)
 
-// asmInterleaved holds the assembly kernels by tile size (filled by the
-// architecture's init when the CPU has what they need).
-var asmInterleaved [9]interleavedKernel
+// asmInterleaved holds the assembly kernels by tile size: the best set
+// interleavedSets (the architecture's) gives, none where it gives none.
+var asmInterleaved = func() (k [9]interleavedKernel) {
+	if _, sets := interleavedSets(); len(sets) > 0 {
+		k = sets[len(sets)-1]
+	}
+	return k
+}()
 
 // InterleavedFast reports whether this machine has assembly kernels for
 // interleaved Q4_0; without them the products run in pure Go (same

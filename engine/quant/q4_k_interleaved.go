@@ -118,9 +118,14 @@ type q4KKernels struct {
 	gemv, gemm [5]interleavedQ4KKernel
 }
 
-// asmQ4K holds the kernels of the best instruction set this CPU runs
-// (filled by the architecture's init).
-var asmQ4K q4KKernels
+// asmQ4K holds the kernels of the best instruction set this CPU runs:
+// the last set q4KSets (the architecture's) gives.
+var asmQ4K = func() (k q4KKernels) {
+	if _, sets := q4KSets(); len(sets) > 0 {
+		k = sets[len(sets)-1]
+	}
+	return k
+}()
 
 // InterleavedQ4_KFast reports whether this machine has assembly kernels
 // for interleaved Q4_K (the CPU backend interleaves only then).

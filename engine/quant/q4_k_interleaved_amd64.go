@@ -50,9 +50,3 @@ func q4KSets() (names []string, sets []q4KKernels) {
 	}
 	return names, sets
 }
-
-func init() {
-	if _, sets := q4KSets(); len(sets) > 0 {
-		asmQ4K = sets[len(sets)-1]
-	}
-}

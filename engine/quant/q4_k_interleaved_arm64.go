@@ -20,9 +20,3 @@ func q4KSets() (names []string, sets []q4KKernels) {
 	s.gemv[1], s.gemm[1] = q4KDotGemv1, q4KDotGemm1
 	return []string{"dotprod"}, []q4KKernels{s}
 }
-
-func init() {
-	if _, sets := q4KSets(); len(sets) > 0 {
-		asmQ4K = sets[len(sets)-1]
-	}
-}

@@ -82,7 +82,8 @@ func testRowsOf8Stacks(t *testing.T, be gpu.Backend) {
 
 func testRowsOf8StacksOf(t *testing.T, be gpu.Backend, wt gguf.TensorType) {
 	const N, B, T, E, S, gap = 24, 2, 5, 4, 2, 8
-	K := weightKs(wt)[len(weightKs(wt))-1]
+	ks := weightKs(wt)
+	K := ks[len(ks)-1]
 	e := newEnv(t, be, 41+uint64(wt), T)
 	W, w := e.weight("w", wt, 1, K, N, B)
 	In, x := e.input("in", e.vals(K*B*T, 1), K, B, T)

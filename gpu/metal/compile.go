@@ -285,14 +285,14 @@ func (c *compiler) checkIDs(t *gpu.Tensor, o operand, bound int, what, limit str
 	}
 	sh := t.Shape
 	c.p.checks = append(c.p.checks, func() error {
-		mem := o.arg.mem
+		l := o.loc
+		ids := o.arg.mem.host(o.arg.off + 4*int(l.Off)) // from the first id
 		for i3 := 0; i3 < sh[3]; i3++ {
 			for i2 := 0; i2 < sh[2]; i2++ {
 				for i1 := 0; i1 < sh[1]; i1++ {
 					for i0 := 0; i0 < sh[0]; i0++ {
-						l := o.loc
-						e := int(l.Off) + i0*int(l.Stride[0]) + i1*int(l.Stride[1]) + i2*int(l.Stride[2]) + i3*int(l.Stride[3])
-						id := int32(binary.LittleEndian.Uint32(mem.host(o.arg.off + 4*e)))
+						e := i0*int(l.Stride[0]) + i1*int(l.Stride[1]) + i2*int(l.Stride[2]) + i3*int(l.Stride[3])
+						id := int32(binary.LittleEndian.Uint32(ids[4*e:]))
 						if id < 0 || int(id) >= bound {
 							return fmt.Errorf("%s id %d in %s is out of range (%s)", what, id, t.Name, fmt.Sprintf(limit, bound))
 						}

@@ -270,7 +270,6 @@ func (d *mtlDevice) wrap(data []byte) (memory, int, error) {
 	// The pages' first byte only as an address: see device.wrap.
 	base := uintptr(unsafe.Pointer(&data[0])) - uintptr(off)
 	buf := d.dev.Send(sel.newBufferWithBytesNoCopy, base, uint64(n), uint64(resourceShared), uintptr(0))
-	runtime.KeepAlive(data)
 	if buf == 0 {
 		return nil, 0, fmt.Errorf("Metal refused to wrap %d bytes of pages", n)
 	}
