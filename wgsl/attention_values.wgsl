@@ -8,7 +8,8 @@
 // Sixteen threads share each value pair's rows, so long contexts are
 // split across threads. A slice is one 32-value block of the rounding
 // the next product wants, so the workgroup can also write Out rounded as
-// quantize_act would (mode 0, Q8_0 blocks; mode 2, f16) to Y, saving that
+// quantize_act would (mode 0, Q8_0 blocks; mode 2, f16; mode 4, Q8_0
+// packed for the integer matvecs, in rows of ROUND_K) to Y, saving that
 // dispatch. Words: attentionValuesParams.
 //!use common
 //!use expf
@@ -24,7 +25,7 @@ const SLICE = 32u;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 // Declared for the cache decoder's key reads; never bound.
 @group(0) @binding(6) var<storage, read_write> K: array<u32>;
-@group(0) @binding(5) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
 var<workgroup> vpart: array<vec2<f32>, 256>;
 var<workgroup> slice_scales: vec3<f32>;
@@ -80,7 +81,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     // Rounded: the compiler asks only for whole slices of a packed Out.
     let u = d + DV * ht;
     if (mode == 2u) {
-        if (pl == 0u) { Y[u] = half(s.x); Y[u + 1u] = half(s.y); }
+        if (pl == 0u) { Y[u] = bitcast<u32>(half(s.x)); Y[u + 1u] = bitcast<u32>(half(s.y)); }
         return;
     }
     workgroupBarrier();
@@ -92,8 +93,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         slice_scales = q8_scales(m, 0.0, 0u);
     }
     workgroupBarrier();
-    if (pl == 0u) {
-        Y[u] = q8_round(s.x, slice_scales, 0u);
-        Y[u + 1u] = q8_round(s.y, slice_scales, 0u);
+    if (pl == 0u && mode == 0u) {
+        Y[u] = bitcast<u32>(q8_round(s.x, slice_scales, 0u));
+        Y[u + 1u] = bitcast<u32>(q8_round(s.y, slice_scales, 0u));
+    }
+    if (pl != 0u || mode != 4u) { return; }
+    // Packed: the slice is one block of the reader's row of RK values;
+    // value pairs col and col+1 make a word, col 1 sums the integers and
+    // col 3 writes the scale.
+    let rk = pu(P_ROUND_K);
+    let rrow = u / rk;
+    let k = u % rk;
+    let head = rrow * rk + rk / 4u + 2u * (k / 32u);
+    let ss = slice_scales;
+    if (col % 2u == 0u) {
+        let n = vpart[col + 1u];
+        Y[rrow * rk + k / 4u] = pack_q8(q8_int(s.x, ss), q8_int(s.y, ss), q8_int(n.x, ss), q8_int(n.y, ss));
+    } else if (col == 1u) {
+        var sum = 0;
+        for (var i = 0u; i < COLS; i++) { sum += q8_int(vpart[i].x, ss) + q8_int(vpart[i].y, ss); }
+        Y[head + 1u] = bitcast<u32>(f32(sum));
+    } else if (col == 3u) {
+        Y[head] = bitcast<u32>(ss.x);
     }
 }

@@ -13,7 +13,7 @@ func TestBindings(t *testing.T) {
 	got := Bindings(src)
 	want := []Binding{
 		{2, "W", false, "array<u32>"},
-		{3, "X", false, "array<vec4<f32>>"},
+		{3, "X", false, "array<vec4<u32>>"},
 		{4, "O", true, "array<f32>"},
 		{5, "E", true, "array<f32>"},
 		{6, "F", true, "array<f32>"},

@@ -6,4 +6,4 @@
 //!swap matvec_shape matvec_shape_round
 //!swap round_rows_none round_rows
 //!use matmul_gate_up
-@group(0) @binding(8) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(8) var<storage, read_write> Y: array<u32>;

@@ -15,7 +15,7 @@
 //!other U dot matvec
 const ROW_BYTES_WORD_U = P_ROW_BYTES_U;
 @group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> X: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> OQ: array<f32>;
 @group(0) @binding(5) var<storage, read_write> OK: array<f32>;
 @group(0) @binding(6) var<storage, read_write> OV: array<f32>;

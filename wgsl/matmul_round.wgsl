@@ -12,9 +12,9 @@
 //!reduce
 //!use round_rows
 @group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read> X: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> X: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
-@group(0) @binding(5) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
 @compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {

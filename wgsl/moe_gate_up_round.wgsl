@@ -8,5 +8,5 @@
 //!swap round_rows_none round_rows
 //!use moe_gate_up
 //!twin Y YS
-@group(0) @binding(10) var<storage, read_write> Y: array<f32>;
-@group(0) @binding(11) var<storage, read_write> YS: array<f32>;
+@group(0) @binding(10) var<storage, read_write> Y: array<u32>;
+@group(0) @binding(11) var<storage, read_write> YS: array<u32>;

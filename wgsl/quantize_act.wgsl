@@ -2,8 +2,9 @@
 // a product with quantized or half weights, so both backends multiply the
 // same numbers: mode 0, 8-bit blocks of 32 with an f16 scale (Q8_0, Q8_1);
 // mode 1, 8-bit blocks of 256 with an f32 scale from the signed extreme
-// (Q8_K); mode 2, f16; mode 3, unchanged (a packed copy). The result is
-// written as floats, packed {K, rows}. One thread per value and 256 a
+// (Q8_K); mode 2, f16; mode 3, unchanged (a packed copy); the results as
+// floats, packed {K, rows}. Mode 4 is mode 0's rounding as the integer
+// matvecs read it: 8-bit integers, scales and sums (round_store). One thread per value and 256 a
 // workgroup, so a block's extreme is a workgroup reduction rather than a
 // serial loop (K is whole blocks, so blocks never straddle workgroups).
 // A second tensor (X2 into Y2, in the same mode) may follow in the same
@@ -14,9 +15,9 @@
 //!use common
 //!use round_block
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
-@group(0) @binding(3) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(3) var<storage, read_write> Y: array<u32>;
 @group(0) @binding(4) var<storage, read_write> X2: array<f32>;
-@group(0) @binding(5) var<storage, read_write> Y2: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Y2: array<u32>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -39,17 +40,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     // No return that depends on the thread before round_block's barriers:
     // browsers reject the kernel where one might skip them.
-    if (mode >= 2u) {
-        let y = select(x, half(x), mode == 2u);
-        if (live && second) { Y2[u] = y; }
-        if (live && !second) { Y[u] = y; }
-        return;
-    }
-    let y = round_block(x, li, pu(P_BLOCK), mode);
-    if (live && second) {
-        Y2[u] = y;
-    }
-    if (live && !second) {
-        Y[u] = y;
-    }
+    let st = round_store(x, li, u % K, K, pu(P_BLOCK), mode);
+    let at = row * K + st.at;
+    if (live && st.write && second) { Y2[at] = st.bits; }
+    if (live && st.write && !second) { Y[at] = st.bits; }
 }

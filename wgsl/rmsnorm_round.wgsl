@@ -10,7 +10,7 @@
 @group(0) @binding(2) var<storage, read_write> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Wt: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
-@group(0) @binding(5) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
 const NT = 256u;
 
@@ -32,11 +32,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (pu(P_HAS_WEIGHT) != 0u) { y *= Wt[at(P_WEIGHT, i, 0u, 0u, 0u)]; }
         O[at(P_OUT, i, i1, i2, i3)] = y;
     }
-    let mode = pu(P_MODE);
-    if (mode >= 2u) {
-        if (live) { Y[r * n + i] = select(y, half(y), mode == 2u); }
-        return;
-    }
-    let q = round_block(y, li, pu(P_BLOCK), mode);
-    if (live) { Y[r * n + i] = q; }
+    let st = round_store(y, li, i, n, pu(P_BLOCK), pu(P_MODE));
+    if (live && st.write) { Y[r * n + st.at] = st.bits; }
 }

@@ -57,6 +57,9 @@ type compiler struct {
 	op gpu.Op
 	// scratch is the attention scores' memory, one for every layer.
 	scratch *gpu.Tensor
+	// unrounded is what attention_values binds as its rounded copy where
+	// it writes none: a word of its own, since Out is of another type.
+	unrounded *gpu.Tensor
 }
 
 // roundKey names a rounded copy by the memory it was made from: a packed

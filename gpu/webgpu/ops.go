@@ -155,6 +155,9 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				return 0, 0, false
 			}
 			mode, bs, err := roundMode(wt, t.Shape[0])
+			if m, ok := op.(*gpu.MatMul); ok {
+				mode, bs, err = c.productRounding(wt, t.Shape[0], productTokens(m))
+			}
 			return mode, bs, err == nil
 		}
 		for _, o := range op.Outputs() {
@@ -244,7 +247,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if o.Out.Elements() != N*B*T || o.Out.Shape[0] != N {
 		return fmt.Errorf("Out %s has shape %v, want {%d, %d, %d}", o.Out.Name, o.Out.Shape, N, B, T)
 	}
-	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, B, T)
+	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, B, T, c.tiled(T))
 	if err != nil {
 		return err
 	}
@@ -749,8 +752,8 @@ func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int,
 	if o.VFromK {
 		cv = o.CacheK
 	}
-	mode, q := c.attentionRounds(o)
-	p := attentionValuesParams{attentionWords(o, DK, H, T), out, chunks, mode}
+	mode, q, rk := c.attentionRounds(o)
+	p := attentionValuesParams{attentionWords(o, DK, H, T), out, chunks, mode, rk}
 	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out, q}, H*T*((o.DV+valueSlice-1)/valueSlice))
 }
 
@@ -790,31 +793,36 @@ const valueSlice = 32
 // attentionRounds decides whether attention_values also writes its output
 // rounded for the product after it, as quantize_act would round it there
 // (a dispatch fewer a layer): when that product reads the whole packed
-// output with Q8_0 blocks (each slice is one) or f16 rounding. It returns
-// the kernel's rounding mode (3: none) and the rounded copy, registered
-// for the product to find, or Out itself (bound, never written).
-func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor) {
+// output with Q8_0 blocks (each slice is one; packed or not) or f16
+// rounding. It returns the kernel's rounding mode (3: none), the rounded
+// copy, registered for the product to find, or a word bound and never
+// written (c.unrounded), and the reader's row length.
+func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor, int) {
+	if c.unrounded == nil {
+		c.unrounded = &gpu.Tensor{Name: "attention.unrounded", Type: tF32, Shape: gpu.Shape4(1), Kind: gpu.Activation}
+	}
+	none := func() (int, *gpu.Tensor, int) { return 3, c.unrounded, 0 }
 	out := o.Out
 	if out.Kind != gpu.Activation || !out.Contiguous() || o.DV%valueSlice != 0 {
-		return 3, out
+		return none()
 	}
 	m := c.nextReader(o, out)
 	if m == nil || !m.In.Contiguous() || m.W.Type == tF32 {
-		return 3, out
+		return none()
 	}
 	K, B := m.W.Shape[0], m.W.Shape[2]
-	mode, _, err := roundMode(m.W.Type, K)
-	if err != nil || (mode != 0 && mode != 2) || K%valueSlice != 0 || m.In.Elements() != out.Elements() {
-		return 3, out
+	mode, _, err := c.productRounding(m.W.Type, K, productTokens(m))
+	if err != nil || (mode != 0 && mode != 2 && mode != packedQ8) || K%valueSlice != 0 || m.In.Elements() != out.Elements() {
+		return none()
 	}
 	key := roundKeyOf(m.In, mode, B)
 	if key != roundKeyOf(out, mode, B) {
-		return 3, out
+		return none()
 	}
 	rows := out.Elements() / K
 	q := roundedTensor(out.Name, K, rows)
 	c.fresh[key] = roundedAct{q, roundedLoc(K, B)}
-	return mode, q
+	return mode, q, K
 }
 
 // checkAttention adds to gpu.CheckAttention the kernels' limits: head
@@ -874,6 +882,7 @@ type attentionValuesParams struct {
 	Out    loc
 	Chunks int
 	Round  int
+	RoundK int
 }
 
 // attentionWords are the attention words of a checked op.
@@ -918,9 +927,41 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 	return c.dispatch("argmax", "", p, false, []*gpu.Tensor{o.In, o.Out}, T)
 }
 
-// roundMode is quantize_act's mode and block size for the inputs of
-// products with weights of type wt and rows of K (gpu.ActRounding).
-func roundMode(wt gpu.Type, K int) (mode, bs int, err error) { return gpu.ActRounding(wt, K) }
+// packedQ8 is quantize_act's mode 4: mode 0's rounding (8-bit blocks of
+// 32, an f16 scale) written as the integers themselves, four a word, with
+// each block's scale and integer sum (round_store), for the matvecs that
+// take integer dot products (xpart_q8).
+const packedQ8 = 4
+
+// roundMode is quantize_act's mode and block size for the inputs of the
+// matvecs with weights of type wt and rows of K: gpu.ActRounding's, but
+// packed (packedQ8) for Q4_0 and Q8_0, whose matvecs multiply 8-bit
+// integers (dot4I8Packed) as the CPU does. The tiled product reads
+// floats: productRounding.
+func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
+	mode, bs, err = gpu.ActRounding(wt, K)
+	if err == nil && (wt == gguf.Q4_0 || wt == gguf.Q8_0) {
+		mode = packedQ8
+	}
+	return mode, bs, err
+}
+
+// productRounding is the rounding of the input of a product of T tokens:
+// the tiled kernel's floats where it runs tiled, else roundMode's.
+func (c *compiler) productRounding(wt gpu.Type, K, T int) (mode, bs int, err error) {
+	if c.tiled(T) {
+		return gpu.ActRounding(wt, K)
+	}
+	return roundMode(wt, K)
+}
+
+// productTokens is the tokens of product m as lowerMatMul counts them.
+func productTokens(m *gpu.MatMul) int {
+	if m.W.Shape[2] == 1 && m.In.Shape[2] == 1 {
+		return m.In.Shape[1]
+	}
+	return m.In.Shape[2]
+}
 
 // roundedTensor is the rounded copy of rows rows of K activations, packed
 // {K, rows}.
@@ -949,14 +990,18 @@ type quantSide struct {
 }
 
 // roundActivations adds the kernel rounding a product's input {K, B, T}
-// (at location l) the way the CPU backend does for weights of type wt, and
-// returns the rounded, packed copy and its location; packed inputs of F32
-// weights pass through.
-func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T int) (*gpu.Tensor, loc, error) {
+// (at location l) the way the CPU backend does for weights of type wt, as
+// the tiled product reads it (tiled) or the matvecs, and returns the
+// rounded, packed copy and its location; packed inputs of F32 weights
+// pass through.
+func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T int, tiled bool) (*gpu.Tensor, loc, error) {
 	if wt == gguf.F32 && l.stride[0] == 1 {
 		return in, l, nil
 	}
 	mode, bs, err := roundMode(wt, K)
+	if tiled {
+		mode, bs, err = gpu.ActRounding(wt, K)
+	}
 	if err != nil {
 		return nil, l, err
 	}

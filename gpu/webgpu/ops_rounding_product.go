@@ -53,7 +53,7 @@ func (c *compiler) roundingProduct(out *gpu.Tensor, lo loc, N, B, T, parts, skip
 	}
 	K2 := w.Shape[0]
 	mode, bs, err := roundMode(w.Type, K2)
-	if err != nil || !(mode == 0 && bs == roundingRows || mode == 2) {
+	if err != nil || !((mode == 0 || mode == packedQ8) && bs == roundingRows || mode == 2) {
 		return nil
 	}
 	rows, T2 := batch, in.Shape[2]

@@ -192,7 +192,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
-	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T)
+	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T, false)
 	if err != nil {
 		return err
 	}

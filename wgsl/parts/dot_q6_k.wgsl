@@ -3,11 +3,12 @@
 // at l, l+32, l+64 and l+96 that share low-nibble and high-bit bytes, each
 // with its own scale.
 //!use decode_q6_k
+//!use xword
 const PARTS = 16u;
 struct XPart { a: vec4<f32>, b: vec4<f32>, c: vec4<f32>, d: vec4<f32> }
 fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
     let i = (xo + blk * 256u + (part / 8u) * 128u + (part % 8u) * 4u) >> 2u;
-    return XPart(X[i], X[i + 8u], X[i + 16u], X[i + 24u]);
+    return XPart(xf(i), xf(i + 8u), xf(i + 16u), xf(i + 24u));
 }
 // The weight half of a part, decoded once (wload), and its dot with one
 // token's activations (wdot): dot_part's expression term for term, split

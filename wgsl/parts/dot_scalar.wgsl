@@ -6,7 +6,7 @@ const PARTS = 1u;
 alias XPart = f32;
 fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
     let i = xo + blk;
-    return X[i >> 2u][i & 3u];
+    return bitcast<f32>(X[i >> 2u][i & 3u]);
 }
 fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 { return dq(rb, blk) * x; }
 //!use wpart_lazy

@@ -33,3 +33,34 @@ fn round_block(x: f32, li: u32, bs: u32, mode: u32) -> f32 {
     workgroupBarrier();
     return q8_round(x, scales[slot], mode);
 }
+
+// Mode 4 packs the Q8_0 rounding for the integer matvecs (xpart_q8): a
+// row of K values keeps block b's integers four to a word in words 8b ..
+// 8b+7 and its f16 scale and integer sum, as f32 bits, in words K/4+2b
+// and K/4+2b+1.
+var<workgroup> ints: array<i32, 256>;
+
+// A word for thread li to write (write), at word `at` of its value's row.
+struct Store { at: u32, bits: u32, write: bool }
+
+// round_store is what thread li writes of its value x, element i of a row
+// of K, rounded in mode (0..3: the rounded float's bits at word i; 4: the
+// packed row's words, each by one thread of the block). Threads past the
+// data pass 0 and write nothing. Call from uniform control flow.
+fn round_store(x: f32, li: u32, i: u32, K: u32, bs: u32, mode: u32) -> Store {
+    if (mode == 2u || mode == 3u) { return Store(i, bitcast<u32>(select(x, half(x), mode == 2u)), true); }
+    if (mode < 2u) { return Store(i, bitcast<u32>(round_block(x, li, bs, mode)), true); }
+    let y = round_block(x, li, 32u, 0u);
+    let s = scales[min(li / 32u, 7u)];
+    ints[li] = q8_int(x, s);
+    workgroupBarrier();
+    let j = li % 32u;
+    let head = K / 4u + 2u * (i / 32u);
+    if (j % 4u == 0u) { return Store(i / 4u, pack_q8(ints[li], ints[li + 1u], ints[li + 2u], ints[li + 3u]), true); }
+    if (j == 1u) {
+        var sum = 0;
+        for (var k = li - 1u; k < li + 31u; k++) { sum += ints[k]; }
+        return Store(head + 1u, bitcast<u32>(f32(sum)), true);
+    }
+    return Store(head, bitcast<u32>(s.x), j == 2u);
+}

@@ -28,3 +28,12 @@ fn q8_round(x: f32, s: vec3<f32>, mode: u32) -> f32 {
     if (s.x == 0.0) { return 0.0; }
     return s.x * min(127.0, round(s.y * x));
 }
+
+// q8_int is x's 8-bit integer under mode 0's scales s (q8_round's
+// integer), and pack_q8 four such integers as one word, the first in the
+// low byte: the packed rounding (mode 4) of the integer matvecs.
+fn q8_int(x: f32, s: vec3<f32>) -> i32 { return i32(round(x * s.y)); }
+fn pack_q8(a: i32, b: i32, c: i32, d: i32) -> u32 {
+    let q = vec4<u32>(bitcast<u32>(a), bitcast<u32>(b), bitcast<u32>(c), bitcast<u32>(d)) & vec4<u32>(0xffu);
+    return q.x | (q.y << 8u) | (q.z << 16u) | (q.w << 24u);
+}
