@@ -4,6 +4,7 @@ package webgpu
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,21 +20,39 @@ func TestMatvecRowsMatchKernel(t *testing.T) {
 	if want := fmt.Sprintf("const ROWS = %du;", matvecRows); !strings.Contains(src, want) {
 		t.Errorf("matvec.wgsl does not declare %q", want)
 	}
-	// The rounding products' workgroups are one 8-bit block of rows.
+	// The rounding products' workgroups are one 8-bit block of rows, in
+	// groups of the matvecs' WG threads (a row's sums depend on WG, not on
+	// ROWS), as many threads as roundingThreads.
+	wg := constOf(t, src, "WG")
 	for _, k := range []string{"matmul_round", "matmul_gate_up_round", "moe_gate_up_round"} {
 		src, err := wgsl.Source(k, "q4_0", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{fmt.Sprintf("const ROWS = %du;", matvecRows), "const THREADS = WG * GROUPS;", "const GROUPS = 16u;", "const WG = 64u;"} {
-			if !strings.Contains(src, want) {
-				t.Errorf("%s.wgsl does not declare %q", k, want)
-			}
+		if !strings.Contains(src, "const THREADS = WG * GROUPS;") {
+			t.Errorf("%s.wgsl does not declare THREADS = WG * GROUPS", k)
 		}
-		if matvecRows*16 != roundingRows || 64*16 != roundingThreads {
-			t.Errorf("matvec_shape_round.wgsl's 16 groups of %d rows by 64 threads are not roundingRows %d by roundingThreads %d", matvecRows, roundingRows, roundingThreads)
+		rows, groups, kwg := constOf(t, src, "ROWS"), constOf(t, src, "GROUPS"), constOf(t, src, "WG")
+		if kwg != wg || rows*groups != roundingRows || kwg*groups != roundingThreads {
+			t.Errorf("%s.wgsl: %d groups of %d rows by %d threads, want %d rows by %d threads in groups of the matvecs' %d",
+				k, groups, rows, kwg, roundingRows, roundingThreads, wg)
 		}
 	}
+}
+
+// constOf is the value of `const NAME = Vu;` in src.
+func constOf(t *testing.T, src, name string) int {
+	t.Helper()
+	_, rest, ok := strings.Cut(src, "const "+name+" = ")
+	if !ok {
+		t.Fatalf("no const %s", name)
+	}
+	v, _, _ := strings.Cut(rest, "u;")
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("const %s = %q: %v", name, v, err)
+	}
+	return n
 }
 
 // The grids of the tiled products count tiles as matmul_tiled.wgsl does.

@@ -370,7 +370,11 @@ func (c *compiler) lowerGateUp(gate, up *gpu.MatMul, sw *gpu.SwiGLU, in *gpu.Ten
 	p := gateUpParams{productParams: productParams{K, N, 1, T, rb, li, ls[0]}, U: ls[1], F: ls[2]}
 	c.fused = 2
 	ts := []*gpu.Tensor{gate.W, in, gate.Out, up.Out, sw.Out, up.W}
-	if r := c.roundingProduct(sw.Out, ls[2], N, 1, T, 1, 2); r != nil {
+	// A down product of integer dots reads its input packed by a
+	// quantize_act of its own: the gated unit in matvec_shape_round's
+	// workgroups of 32 rows ran slower than matmul_gate_up and that
+	// dispatch together (bench/JOURNAL.md).
+	if r := c.roundingProduct(sw.Out, ls[2], N, 1, T, 1, 2); r != nil && r.mode != packedQ8 {
 		r.use(c)
 		p.Round = r.words()
 		return c.dispatch("matmul_gate_up_round", dec, p, false, append(ts, r.q), N/roundingRows*T)

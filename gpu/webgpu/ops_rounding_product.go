@@ -10,7 +10,7 @@ const roundingRows = 32
 
 // roundingThreads is that workgroup's size (THREADS), which the adapter
 // must allow.
-const roundingThreads = 1024
+const roundingThreads = 512
 
 // bigGroups reports whether the adapter allows workgroups of
 // matvec_shape_round.wgsl's roundingThreads.
