@@ -937,17 +937,29 @@ func (c *compiler) lowerArgmax(o *gpu.Argmax) error {
 // take integer dot products (xpart_q8).
 const packedQ8 = 4
 
+// packedQ8K is quantize_act's mode 5: mode 1's rounding (Q8_K, blocks of
+// 256, an f32 scale) as integers, four a word, with each block's scale and
+// the sums of its runs of 16 (round_store), for the k-quants' integer
+// matvecs (xpart_q8k).
+const packedQ8K = 5
+
 // roundMode is quantize_act's mode and block size for the inputs of the
 // matvecs with weights of type wt and rows of K: gpu.ActRounding's, but
-// packed (packedQ8) for Q4_0 and Q8_0, whose matvecs multiply 8-bit
-// integers (dot4I8Packed) as the CPU does. The tiled product reads
-// floats: productRounding.
+// packed for Q4_0 and Q8_0 (packedQ8) and Q4_K, Q5_K and Q6_K
+// (packedQ8K), whose matvecs multiply 8-bit integers (dot4I8Packed) as
+// the CPU does. The tiled product reads floats: productRounding.
 func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
 	mode, bs, err = gpu.ActRounding(wt, K)
-	if err == nil && (wt == gguf.Q4_0 || wt == gguf.Q8_0) {
-		mode = packedQ8
+	if err != nil {
+		return mode, bs, err
 	}
-	return mode, bs, err
+	switch wt {
+	case gguf.Q4_0, gguf.Q8_0:
+		mode = packedQ8
+	case gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
+		mode = packedQ8K
+	}
+	return mode, bs, nil
 }
 
 // productRounding is the rounding of the input of a product of T tokens:

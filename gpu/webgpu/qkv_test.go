@@ -78,13 +78,13 @@ func qkv(t *testing.T, be gpu.Backend, wt, vt gguf.TensorType) {
 
 // roundsAs names how a product of weights of type wt rounds its input
 // before the sums: as llama.cpp's vec_dot_type, Q8_K for the k-quants,
-// Q8_0 for the 32-value types (as integers for Q4_0 and Q8_0, whose
-// matvecs take integer dot products, else as floats), itself for F16 and
-// F32.
+// Q8_0 for the 32-value types (as integers where the matvecs take integer
+// dot products: the k-quants, Q4_0 and Q8_0; else as floats), itself for
+// F16 and F32.
 func roundsAs(wt gguf.TensorType) string {
 	switch wt {
 	case gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
-		return "q8_k"
+		return "q8_k integers"
 	case gguf.Q4_0, gguf.Q8_0:
 		return "q8_0 integers"
 	case gguf.Q4_1, gguf.Q5_0, gguf.Q5_1:

@@ -261,12 +261,12 @@ func roundingExperts(t *testing.T, be gpu.Backend, gt, dt, st gguf.TensorType) {
 	// round alike, else one each; with the rounding gated units none does,
 	// or one the shared expert's unit in blocks of 256.
 	dm, _, _ := webgpu.RoundMode(dt, N)
-	sm, _, _ := webgpu.RoundMode(st, NS)
+	sm, sb, _ := webgpu.RoundMode(st, NS)
 	want := ka - 1
 	if dm != sm {
 		want--
 	}
-	if sm == 1 {
+	if sb == 256 {
 		want++
 	}
 	if kf != want {

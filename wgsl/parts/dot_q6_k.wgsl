@@ -1,37 +1,33 @@
-// Q6_K in the matvecs: sixteen parts a super-block, eight per half of 128
-// values; part p takes l = 4(p % 8) .. +3 of half p / 8, the four values
-// at l, l+32, l+64 and l+96 that share low-nibble and high-bit bytes, each
-// with its own scale.
+// Q6_K in the matvecs, against activations of 8-bit integers (xpart_q8k):
+// sixteen parts a super-block, eight per half of 128 values; part p takes
+// l = 4(p % 8) .. +3 of half p / 8, the four values at l, l+32, l+64 and
+// l+96 that share low-nibble and high-bit bytes, each set of four with its
+// own scale. The 6-bit values are made signed bytes (q − 32) in the word
+// and dotted four at a time with the activations' bytes (dot4I8Packed):
+// d_x·d·Σ sc·Σ(q−32)·x, the CPU's integers.
 //!use decode_q6_k
-//!use xword
+//!use xpart_q8k
 const PARTS = 16u;
-struct XPart { a: vec4<f32>, b: vec4<f32>, c: vec4<f32>, d: vec4<f32> }
+struct XPart { a: u32, b: u32, c: u32, e: u32, d: f32 }
 fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
-    let i = (xo + blk * 256u + (part / 8u) * 128u + (part % 8u) * 4u) >> 2u;
-    return XPart(xf(i), xf(i + 8u), xf(i + 16u), xf(i + 24u));
+    // the words of values l, l+32, l+64, l+96 (four values a word)
+    let i = xo + ((blk * 256u + (part / 8u) * 128u + (part % 8u) * 4u) >> 2u);
+    let w = vec4<u32>(i, i + 8u, i + 16u, i + 24u);
+    return XPart(X[w.x >> 2u][w.x & 3u], X[w.y >> 2u][w.y & 3u], X[w.z >> 2u][w.z & 3u], X[w.w >> 2u][w.w & 3u], q8k_d(q8k_head(xo, blk)));
 }
-// The weight half of a part, decoded once (wload), and its dot with one
-// token's activations (wdot): dot_part's expression term for term, split
-// as dot_q4_0.wgsl splits its own.
-struct WPart { q1: vec4<f32>, q2: vec4<f32>, q3: vec4<f32>, q4: vec4<f32>, s: vec4<f32>, d: f32 }
+// q6_signed is four 6-bit values (low nibbles lo, high bit pairs hi at
+// bit sh of each byte) as the signed bytes q − 32: q ^ 32 is q − 32 in six
+// bits, its bit 5 then copied into bits 6 and 7 (no carry crosses bytes).
+fn q6_signed(lo: u32, hi: u32, sh: u32) -> u32 {
+    let q = (lo & 0x0f0f0f0fu) | (((hi >> sh) & 0x03030303u) << 4u);
+    let t = q ^ 0x20202020u;
+    let s = t & 0x20202020u;
+    return t | (s << 1u) | (s << 2u);
+}
+// The weight half of a part, loaded once (wload), and its dot with one
+// token's activations (wdot); dot_part is the two in a row.
+struct WPart { q: vec4<u32>, s: vec4<f32>, d: f32 }
 fn wload(rb: u32, blk: u32, part: u32) -> WPart {
-    let o = rb + blk * 210u;
-    let n = part / 8u;
-    let l = (part % 8u) * 4u;
-    let a = w32(o + 64u * n + l);
-    let c = w32(o + 64u * n + l + 32u);
-    let h = w32(o + 128u + 32u * n + l);
-    let sa = i8x4(w32(o + 192u + 8u * n));
-    let sb = i8x4(w32(o + 196u + 8u * n));
-    let is = l / 16u;
-    return WPart(nib4(a, 0u) + 16.0 * crumb4(h, 0u) - 32.0, nib4(c, 0u) + 16.0 * crumb4(h, 2u) - 32.0,
-        nib4(a, 4u) + 16.0 * crumb4(h, 4u) - 32.0, nib4(c, 4u) + 16.0 * crumb4(h, 6u) - 32.0,
-        vec4<f32>(sa[is], sa[is + 2u], sb[is], sb[is + 2u]), h16(o + 208u));
-}
-fn wdot(w: WPart, x: XPart) -> f32 {
-    return w.d * (w.s.x * dot(w.q1, x.a) + w.s.y * dot(w.q2, x.b) + w.s.z * dot(w.q3, x.c) + w.s.w * dot(w.q4, x.d));
-}
-fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let o = rb + blk * 210u;
     let n = part / 8u;
     let l = (part % 8u) * 4u;
@@ -42,9 +38,12 @@ fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 {
     let sa = i8x4(w32(o + 192u + 8u * n));
     let sb = i8x4(w32(o + 196u + 8u * n));
     let is = l / 16u;
-    let q1 = nib4(a, 0u) + 16.0 * crumb4(h, 0u) - 32.0;
-    let q2 = nib4(c, 0u) + 16.0 * crumb4(h, 2u) - 32.0;
-    let q3 = nib4(a, 4u) + 16.0 * crumb4(h, 4u) - 32.0;
-    let q4 = nib4(c, 4u) + 16.0 * crumb4(h, 6u) - 32.0;
-    return h16(o + 208u) * (sa[is] * dot(q1, x.a) + sa[is + 2u] * dot(q2, x.b) + sb[is] * dot(q3, x.c) + sb[is + 2u] * dot(q4, x.d));
+    let q = vec4<u32>(q6_signed(a, h, 0u), q6_signed(c, h, 2u), q6_signed(a >> 4u, h, 4u), q6_signed(c >> 4u, h, 6u));
+    return WPart(q, vec4<f32>(sa[is], sa[is + 2u], sb[is], sb[is + 2u]), h16(o + 208u));
 }
+fn wdot(w: WPart, x: XPart) -> f32 {
+    let s = w.s.x * f32(dot4I8Packed(w.q.x, x.a)) + w.s.y * f32(dot4I8Packed(w.q.y, x.b))
+          + w.s.z * f32(dot4I8Packed(w.q.z, x.c)) + w.s.w * f32(dot4I8Packed(w.q.w, x.e));
+    return x.d * w.d * s;
+}
+fn dot_part(rb: u32, blk: u32, part: u32, x: XPart) -> f32 { return wdot(wload(rb, blk, part), x); }

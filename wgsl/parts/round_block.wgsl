@@ -37,7 +37,9 @@ fn round_block(x: f32, li: u32, bs: u32, mode: u32) -> f32 {
 // Mode 4 packs the Q8_0 rounding for the integer matvecs (xpart_q8): a
 // row of K values keeps block b's integers four to a word in words 8b ..
 // 8b+7 and its f16 scale and integer sum, as f32 bits, in words K/4+2b
-// and K/4+2b+1.
+// and K/4+2b+1. Mode 5 packs the Q8_K rounding (xpart_q8k): the integers
+// likewise, and for super-block b its f32 scale in word K/4+20b and the
+// sums of its runs of 16 integers, as i32, in words K/4+20b+4 .. +19.
 var<workgroup> ints: array<i32, 256>;
 
 // A word for thread li to write (write), at word `at` of its value's row.
@@ -50,6 +52,7 @@ struct Store { at: u32, bits: u32, write: bool }
 fn round_store(x: f32, li: u32, i: u32, K: u32, bs: u32, mode: u32) -> Store {
     if (mode == 2u || mode == 3u) { return Store(i, bitcast<u32>(select(x, half(x), mode == 2u)), true); }
     if (mode < 2u) { return Store(i, bitcast<u32>(round_block(x, li, bs, mode)), true); }
+    if (mode == 5u) { return round_store_k(x, li, i, K); }
     let y = round_block(x, li, 32u, 0u);
     let s = scales[min(li / 32u, 7u)];
     ints[li] = q8_int(x, s);
@@ -63,4 +66,21 @@ fn round_store(x: f32, li: u32, i: u32, K: u32, bs: u32, mode: u32) -> Store {
         return Store(head + 1u, bitcast<u32>(f32(sum)), true);
     }
     return Store(head, bitcast<u32>(s.x), j == 2u);
+}
+
+// round_store_k is round_store's mode 5: a workgroup's 256 values are one
+// super-block.
+fn round_store_k(x: f32, li: u32, i: u32, K: u32) -> Store {
+    let y = round_block(x, li, 256u, 1u);
+    let s = scales[0];
+    ints[li] = q8k_int(x, s);
+    workgroupBarrier();
+    let head = K / 4u + 20u * (i / 256u);
+    if (li % 4u == 0u) { return Store(i / 4u, pack_q8(ints[li], ints[li + 1u], ints[li + 2u], ints[li + 3u]), true); }
+    if (li % 16u == 1u) {
+        var sum = 0;
+        for (var k = li - 1u; k < li + 15u; k++) { sum += ints[k]; }
+        return Store(head + 4u + li / 16u, bitcast<u32>(sum), true);
+    }
+    return Store(head, bitcast<u32>(s.x), li == 2u);
 }

@@ -37,3 +37,10 @@ fn pack_q8(a: i32, b: i32, c: i32, d: i32) -> u32 {
     let q = vec4<u32>(bitcast<u32>(a), bitcast<u32>(b), bitcast<u32>(c), bitcast<u32>(d)) & vec4<u32>(0xffu);
     return q.x | (q.y << 8u) | (q.z << 16u) | (q.w << 24u);
 }
+// q8k_int is x's 8-bit integer under mode 1's scales s (q8_round's
+// integer: 0 throughout an all-zero block): the packed Q8_K rounding
+// (mode 5).
+fn q8k_int(x: f32, s: vec3<f32>) -> i32 {
+    if (s.x == 0.0) { return 0; }
+    return i32(min(127.0, round(s.y * x)));
+}

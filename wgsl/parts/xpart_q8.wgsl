@@ -4,6 +4,7 @@
 // scale and the sum of its integers (both as f32 bits) in words
 // xo+K/4+2b and the one after. A part is a whole block: its 32 bytes are
 // two vec4 loads, dotted four at a time with the weights' bytes.
+//!use dot4_i8
 const PARTS = 1u;
 struct XPart { lo: vec4<u32>, hi: vec4<u32>, d: f32, sum: i32 }
 fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
@@ -11,8 +12,4 @@ fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
     let s = X[(xo + pu(P_K) / 4u + 2u * blk) >> 2u];
     let ds = select(s.xy, s.zw, (blk & 1u) != 0u);
     return XPart(X[i], X[i + 1u], bitcast<f32>(ds.x), i32(bitcast<f32>(ds.y)));
-}
-// dot4 is the integer dot product of 16 signed bytes a side.
-fn dot4(a: vec4<u32>, b: vec4<u32>) -> i32 {
-    return dot4I8Packed(a.x, b.x) + dot4I8Packed(a.y, b.y) + dot4I8Packed(a.z, b.z) + dot4I8Packed(a.w, b.w);
 }
