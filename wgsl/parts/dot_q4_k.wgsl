@@ -6,16 +6,7 @@
 // (bsums), as llama.cpp's CPU kernel: d_x·(d·Σ sc·Σq·x − dmin·Σ m·Σx).
 // Blocks of 144 bytes keep every field word-aligned.
 //!use decode_q4_k
-//!use xpart_q8k
-const PARTS = 8u;
-struct XPart { lo: vec4<u32>, hi: vec4<u32>, d: f32, slo: f32, shi: f32 }
-fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
-    let g = part / 2u;
-    let h = part % 2u;
-    let v = blk * 256u + 64u * g + 16u * h;
-    let hd = q8k_head(xo, blk);
-    return XPart(q8k_ints(xo, v), q8k_ints(xo, v + 32u), q8k_d(hd), f32(q8k_sum(hd, 4u * g + h)), f32(q8k_sum(hd, 4u * g + 2u + h)));
-}
+//!use xpart_q8k_halves
 // The weight half of a part, loaded once (wload), and its dot with one
 // token's activations (wdot); dot_part is the two in a row.
 struct WPart { q: vec4<u32>, dm: vec2<f32>, lo: vec2<f32>, hi: vec2<f32> }

@@ -5,16 +5,7 @@
 // activations' bytes and the minimums taken from the activations' sums.
 // Blocks of 176 bytes keep every field word-aligned.
 //!use decode_q5_k
-//!use xpart_q8k
-const PARTS = 8u;
-struct XPart { lo: vec4<u32>, hi: vec4<u32>, d: f32, slo: f32, shi: f32 }
-fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
-    let g = part / 2u;
-    let h = part % 2u;
-    let v = blk * 256u + 64u * g + 16u * h;
-    let hd = q8k_head(xo, blk);
-    return XPart(q8k_ints(xo, v), q8k_ints(xo, v + 32u), q8k_d(hd), f32(q8k_sum(hd, 4u * g + h)), f32(q8k_sum(hd, 4u * g + 2u + h)));
-}
+//!use xpart_q8k_halves
 // The weight half of a part, its 5-bit values assembled once (wload), and
 // its dot with one token's activations (wdot); dot_part is the two in a row.
 struct WPart { lo: vec4<u32>, hi: vec4<u32>, dm: vec2<f32>, slo: vec2<f32>, shi: vec2<f32> }
