@@ -2,7 +2,14 @@
 
 package webgpu
 
-import "github.com/emberllm/ember/gpu"
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/oliverbestmann/webgpu/wgpu"
+
+	"github.com/emberllm/ember/gpu"
+)
 
 // KeepKernels returns a program running only the kernels of p that keep
 // accepts, by kernel file name and workgroup count: the benchmarks time a
@@ -49,3 +56,71 @@ func RoundMode(wt gpu.Type, K int) (mode, bs int, err error) { return roundMode(
 
 // TiledFrom is the fewest tokens whose products take the tiled kernel.
 const TiledFrom = tiledFrom
+
+// PackedActivations rounds rows of K activations x as the matvecs of
+// weights of type wt read them (quantize_act, in roundMode's mode) and
+// returns the rounded rows' bytes, K words a row: what the products read,
+// copied out bit for bit.
+func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32) ([]byte, error) {
+	b := be.(*Backend)
+	rows := len(x) / K
+	in, err := b.Alloc("x", tF32, gpu.Shape4(K, rows))
+	if err != nil {
+		return nil, err
+	}
+	defer in.(*buffer).release()
+	raw := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
+	}
+	if err := in.Write(0, raw); err != nil {
+		return nil, err
+	}
+	out, err := b.Alloc("out", tF32, gpu.Shape4(K, rows))
+	if err != nil {
+		return nil, err
+	}
+	defer out.(*buffer).release()
+	g := gpu.NewGraph("packed", 1)
+	c := &compiler{be: b, g: g, p: &program{be: b, name: g.Name}, buffers: map[*gpu.Tensor]*wgpu.Buffer{},
+		rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}}
+	defer c.p.release()
+	x0 := g.Bind("x", in)
+	l, err := locOf(x0)
+	if err != nil {
+		return nil, err
+	}
+	l.tokensThird()
+	q, _, err := c.roundActivations(x0, l, wt, K, 1, rows, false)
+	if err != nil {
+		return nil, err
+	}
+	// The rounded copy is addressed by roundedLoc, not by strides: a
+	// packed view of it is what the copy reads.
+	qv := g.View("rounded", q, 0, q.Shape, nil)
+	if err := c.lowerCopy(&gpu.Copy{In: qv, Out: g.Bind("out", out)}); err != nil {
+		return nil, err
+	}
+	enc, err := b.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	c.p.encode(pass)
+	if err := pass.TryEnd(); err != nil {
+		return nil, err
+	}
+	pass.Release()
+	cmd, err := enc.TryFinish(nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cmd.Release()
+	b.queue.Submit(cmd)
+	if err := b.wait(); err != nil {
+		return nil, err
+	}
+	got := make([]byte, 4*len(x))
+	return got, out.Read(0, got)
+}
