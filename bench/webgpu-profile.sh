@@ -11,7 +11,9 @@
 #                                                 # on a machine without Go
 #
 # MODEL is shape/type as in bench/webgpu.sh (or a GGUF path); N is steps a class,
-# ROUNDS (3) how many times each class runs.
+# ROUNDS (3) how many times each class runs. EMBER_BENCH_BATCH=16 profiles
+# serving's batch step of 16 sequences instead (EMBER_BENCH_TOKENS=T: a
+# prefill chunk of T tokens).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODEL=${MODEL:-llama3.2:1b/Q4_0}

@@ -23,7 +23,9 @@ import (
 // MB/s is the step's weight bytes over its time. Unlike `ember bench`, no
 // readback or sampling is timed: the gap between the two is the host's.
 // EMBER_BENCH_TOKENS=T times a step of T tokens from position 0 instead
-// (a prompt's prefill chunk).
+// (a prompt's prefill chunk); EMBER_BENCH_BATCH=N a batch step of N
+// sequences, each in its own cache slot at position 64 (serving's decode
+// step, engine.Batch).
 func BenchmarkDecodeStep(b *testing.B) {
 	path := os.Getenv("EMBER_BENCH_MODEL")
 	if path == "" {
@@ -47,11 +49,26 @@ func BenchmarkDecodeStep(b *testing.B) {
 		}
 		pos = 0
 	}
-	cache, err := m.NewCache(pos + T + 1)
+	batch := 0
+	if v := os.Getenv("EMBER_BENCH_BATCH"); v != "" {
+		if batch, err = strconv.Atoi(v); err != nil || batch < 1 {
+			b.Fatalf("EMBER_BENCH_BATCH=%q: want a sequence count", v)
+		}
+	}
+	ctx := pos + T + 1
+	cache, err := m.NewCacheRows(ctx, ctx*max(batch, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
 	st, err := m.NewStep(cache, T)
+	params := gpu.Params{Pos: pos}
+	if batch > 0 {
+		st, err = m.NewBatchStep(cache, batch, 0)
+		params = gpu.Params{}
+		for i := range batch {
+			params.Places = append(params.Places, gpu.Place{Pos: pos, Base: i * ctx})
+		}
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,7 +116,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 			p := webgpu.KeepKernels(st.Program, c.keep)
 			b.SetBytes(m.DecodeBytes())
 			for range 3 {
-				if err := p.Run(gpu.Params{Pos: pos}); err != nil {
+				if err := p.Run(params); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -110,7 +127,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 			var host time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				if err := p.Run(gpu.Params{Pos: pos}); err != nil {
+				if err := p.Run(params); err != nil {
 					b.Fatal(err)
 				}
 				host += time.Since(t0)
@@ -129,7 +146,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 		b.SetBytes(m.DecodeBytes())
 		i := 0
 		for b.Loop() {
-			if err := st.Program.Run(gpu.Params{Pos: pos}); err != nil {
+			if err := st.Program.Run(params); err != nil {
 				b.Fatal(err)
 			}
 			if i++; i%8 == 0 {

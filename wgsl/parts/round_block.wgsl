@@ -53,7 +53,7 @@ fn round_store(x: f32, li: u32, i: u32, K: u32, bs: u32, mode: u32) -> Store {
     if (mode == 2u || mode == 3u) { return Store(i, bitcast<u32>(select(x, half(x), mode == 2u)), true); }
     if (mode < 2u) { return Store(i, bitcast<u32>(round_block(x, li, bs, mode)), true); }
     if (mode == 5u) { return round_store_k(x, li, i, K); }
-    let y = round_block(x, li, 32u, 0u);
+    _ = round_block(x, li, 32u, 0u); // for its block scales
     let s = scales[min(li / 32u, 7u)];
     ints[li] = q8_int(x, s);
     workgroupBarrier();
@@ -71,7 +71,7 @@ fn round_store(x: f32, li: u32, i: u32, K: u32, bs: u32, mode: u32) -> Store {
 // round_store_k is round_store's mode 5: a workgroup's 256 values are one
 // super-block.
 fn round_store_k(x: f32, li: u32, i: u32, K: u32) -> Store {
-    let y = round_block(x, li, 256u, 1u);
+    _ = round_block(x, li, 256u, 1u); // for its block scale
     let s = scales[0];
     ints[li] = q8k_int(x, s);
     workgroupBarrier();
