@@ -134,12 +134,14 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				continue
 			}
 			var wt gpu.Type
+			tokens := 1 // the experts' products are matvecs at any count
 			switch m := op.(type) {
 			case *gpu.MatMul:
 				if m.In != t || m.W.Shape[2] != 1 {
 					return 0, 0, false
 				}
 				wt = m.W.Type
+				tokens = productTokens(m)
 			case *gpu.MatMulID:
 				if !same(m.In) || m.In.Shape != gpu.Shape4(t.Shape[0], 1, t.Shape[1]) {
 					return 0, 0, false
@@ -154,10 +156,7 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				}
 				return 0, 0, false
 			}
-			mode, bs, err := roundMode(wt, t.Shape[0])
-			if m, ok := op.(*gpu.MatMul); ok {
-				mode, bs, err = c.productRounding(wt, t.Shape[0], productTokens(m))
-			}
+			mode, bs, err := c.productRounding(wt, t.Shape[0], tokens)
 			return mode, bs, err == nil
 		}
 		for _, o := range op.Outputs() {
@@ -1014,10 +1013,11 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	if wt == gguf.F32 && l.stride[0] == 1 {
 		return in, l, nil
 	}
-	mode, bs, err := roundMode(wt, K)
+	rounding := roundMode
 	if tiled {
-		mode, bs, err = gpu.ActRounding(wt, K)
+		rounding = gpu.ActRounding
 	}
+	mode, bs, err := rounding(wt, K)
 	if err != nil {
 		return nil, l, err
 	}

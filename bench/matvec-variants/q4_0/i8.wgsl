@@ -4,10 +4,7 @@
 @group(0) @binding(6) var<storage, read> XS: array<vec2<f32>>;
 @group(0) @binding(7) var<storage, read_write> O: array<f32>;
 fn h16(o: u32) -> f32 { return half_in(W[o >> 2u], o); }
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32,
-        @builtin(subgroup_invocation_id) sl: u32, @builtin(subgroup_id) sg: u32, @builtin(num_subgroups) ns: u32) {
-    let n0 = (wid.x + wid.y * nwg.x) * ROWS;
+fn accumulate(n0: u32, li: u32) {
     let units = P.nb * 2u;
     for (var u = li; u < units; u += WG) {
         let blk = u / 2u;
@@ -27,5 +24,4 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             acc[r] += h16(o) * s.x * (f32(i) - corr);
         }
     }
-    finish(n0, li, sl, sg, ns);
 }

@@ -3,10 +3,7 @@
 @group(0) @binding(5) var<storage, read> XQ: array<vec4<u32>>;
 @group(0) @binding(6) var<storage, read> XS: array<vec2<f32>>;
 @group(0) @binding(7) var<storage, read_write> O: array<f32>;
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32,
-        @builtin(subgroup_invocation_id) sl: u32, @builtin(subgroup_id) sg: u32, @builtin(num_subgroups) ns: u32) {
-    let n0 = (wid.x + wid.y * nwg.x) * ROWS;
+fn accumulate(n0: u32, li: u32) {
     for (var blk = li; blk < P.nb; blk += WG) {
         let xl = XQ[blk * 2u];
         let xh = XQ[blk * 2u + 1u];
@@ -25,5 +22,4 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             acc[r] += d * s.x * (f32(i) - 8.0 * s.y);
         }
     }
-    finish(n0, li, sl, sg, ns);
 }
