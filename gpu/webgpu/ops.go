@@ -962,12 +962,22 @@ func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
 }
 
 // productRounding is the rounding of the input of a product of T tokens:
-// the tiled kernel's floats where it runs tiled, else roundMode's.
+// tiledRounding's where it runs tiled, else roundMode's.
 func (c *compiler) productRounding(wt gpu.Type, K, T int) (mode, bs int, err error) {
 	if c.tiled(T) {
-		return gpu.ActRounding(wt, K)
+		return tiledRounding(wt, K)
 	}
 	return roundMode(wt, K)
+}
+
+// tiledRounding is the rounding the tiled product reads: packed integers
+// for the types its tiles multiply in integers (tile_mul_i8: Q4_0, Q8_0),
+// else gpu.ActRounding's floats.
+func tiledRounding(wt gpu.Type, K int) (mode, bs int, err error) {
+	if wt == gguf.Q4_0 || wt == gguf.Q8_0 {
+		return roundMode(wt, K)
+	}
+	return gpu.ActRounding(wt, K)
 }
 
 // productTokens is the tokens of product m as lowerMatMul counts them.
@@ -1015,7 +1025,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	}
 	rounding := roundMode
 	if tiled {
-		rounding = gpu.ActRounding
+		rounding = tiledRounding
 	}
 	mode, bs, err := rounding(wt, K)
 	if err != nil {

@@ -7,9 +7,7 @@
 // tile out of workgroup memory while the next slice's loads are in
 // flight. Sums run in f32 like the matvec's, in another order.
 //!use common
-const TM = 64u;
-const TT = 64u;
-const TK = 32u;
+//!use tile_shape
 // QUADS is the 4-wide groups of rows (and of columns) across a tile.
 const QUADS = 16u;
 
@@ -19,9 +17,6 @@ const QUADS = 16u;
 var<workgroup> ws: array<vec4<f32>, TK * QUADS>;
 var<workgroup> xs: array<vec4<f32>, TK * QUADS>;
 
-// Acc is a thread's 4×4 block: column j's four rows in c[j].
-struct Acc { c0: vec4<f32>, c1: vec4<f32>, c2: vec4<f32>, c3: vec4<f32> }
-
 // fetch_x is eight activations of a column from element xo, k0 .. k0+7,
 // K values at element stride xs0 (zero past K).
 fn fetch_x(xo: u32, xs0: u32, k0: u32) -> Vals {
@@ -30,24 +25,7 @@ fn fetch_x(xo: u32, xs0: u32, k0: u32) -> Vals {
 }
 fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
     let K = pu(P_K);
-    return select(0.0, X[xo + min(k, K - 1u) * xs0], k < K);
-}
-
-// loaded is the row (and column) of the tile whose loads thread li
-// brings: four threads a row, one part (eight values) of its slice each,
-// and eight k of the column. A subgroup's load then touches the lines of
-// a few rows (columns) rather than one line per thread; its stores meet
-// four to a bank.
-fn loaded(li: u32) -> u32 { return li / 4u; }
-
-// block is thread li's 4×4 block of the tile: its row quad (x) and column
-// quad (y). The 32 threads of a subgroup take 8 row quads by 4 column
-// quads, so each step of the inner loop reads 128 bytes of weights and 64
-// of activations from workgroup memory for them (16 by 2 quads would
-// read 256 and 32).
-fn block(li: u32) -> vec2<u32> {
-    let w = li / 32u;
-    return vec2<u32>(li % 8u + 8u * (w % 2u), (li / 8u) % 4u + 4u * (w / 2u));
+    return select(0.0, bitcast<f32>(X[xo + min(k, K - 1u) * xs0]), k < K);
 }
 
 // tile_product is thread li's block of the tile. For the loads, thread li

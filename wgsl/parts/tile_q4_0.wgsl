@@ -1,18 +1,23 @@
-// Q4_0 in the tiled product: a slice is one block, a part one word of its
-// nibbles (values 4p..4p+3 and 16+4p..16+4p+3, as xpart_halves takes them). Blocks of
-// 18 bytes leave the word unaligned: it comes from two.
+// Q4_0 in the tiled product, in integers (tile_mul_i8): a slice is one
+// block, a part one word of its nibbles, made the signed bytes q − 8 of
+// values 4p..4p+3 (low nibbles) and 16+4p..16+4p+3 (high). Blocks of 18
+// bytes leave the word unaligned: it comes from two.
 //!use decode_q4_0
-//!use tile_parts
-struct Raw { d: u32, lo: u32, hi: u32 }
-fn fetch(rb: u32, k0: u32, part: u32) -> Raw {
-    let o = rb + (k0 / 32u) * 18u;
-    let q = (o + 2u + 4u * part) >> 2u;
-    return Raw(W[o >> 2u], W[q], W[q + 1u]);
+//!swap tile_mul tile_mul_i8
+//!use bytes
+// signed4 is four nibbles (the low four bits of each byte) as the signed
+// bytes q − 8: q ^ 8 is q − 8 in four bits, its bit 3 then copied into
+// bits 4 to 7 (no carry crosses bytes).
+fn signed4(q: u32) -> u32 {
+    let t = (q & 0x0f0f0f0fu) ^ 0x08080808u;
+    let s = t & 0x08080808u;
+    return t | (s << 1u) | (s << 2u) | (s << 3u) | (s << 4u);
 }
-fn unpack(r: Raw, rb: u32, k0: u32, part: u32) -> Vals {
-    let o = rb + (k0 / 32u) * 18u;
-    let d = half_in(r.d, o);
-    let q = join32(r.lo, r.hi, o + 2u + 4u * part);
-    return Vals(d * (nib4(q, 0u) - 8.0), d * (nib4(q, 4u) - 8.0));
+fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
+    let o = rb + blk * 18u + 2u + 4u * part;
+    let q = join32(W[o >> 2u], W[(o >> 2u) + 1u], o);
+    return vec2<u32>(signed4(q), signed4(q >> 4u));
 }
-fn tile_at(part: u32) -> vec2<u32> { return vec2<u32>(4u * part, 16u + 4u * part); }
+// w_slots is where part p's two words sit among a row's eight.
+fn w_slots(part: u32) -> vec2<u32> { return vec2<u32>(part, 4u + part); }
+fn load_d(rb: u32, blk: u32) -> f32 { return h16(rb + blk * 18u); }

@@ -1,17 +1,16 @@
-// Q8_0 in the tiled product: a slice is one block, a part eight of its
-// bytes, which 34-byte blocks leave unaligned: they come from three words.
+// Q8_0 in the tiled product, in integers (tile_mul_i8): a slice is one
+// block, a part eight of its signed bytes, which 34-byte blocks leave
+// unaligned: they come from three words.
 //!use decode_q8_0
-//!use tile_parts
-struct Raw { d: u32, q: vec3<u32> }
-fn fetch(rb: u32, k0: u32, part: u32) -> Raw {
-    let o = rb + (k0 / 32u) * 34u;
-    let q = (o + 2u + 8u * part) >> 2u;
-    return Raw(W[o >> 2u], vec3<u32>(W[q], W[q + 1u], W[q + 2u]));
+//!swap tile_mul tile_mul_i8
+//!use bytes
+fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
+    let o = rb + blk * 34u + 2u + 8u * part;
+    let c = o >> 2u;
+    let w0 = W[c];
+    let w1 = W[c + 1u];
+    let w2 = W[c + 2u];
+    return vec2<u32>(join32(w0, w1, o), join32(w1, w2, o));
 }
-fn unpack(r: Raw, rb: u32, k0: u32, part: u32) -> Vals {
-    let o = rb + (k0 / 32u) * 34u;
-    let d = half_in(r.d, o);
-    let q = o + 2u + 8u * part;
-    return Vals(d * i8x4(join32(r.q.x, r.q.y, q)), d * i8x4(join32(r.q.y, r.q.z, q)));
-}
-fn tile_at(part: u32) -> vec2<u32> { return vec2<u32>(8u * part, 8u * part + 4u); }
+fn w_slots(part: u32) -> vec2<u32> { return vec2<u32>(2u * part, 2u * part + 1u); }
+fn load_d(rb: u32, blk: u32) -> f32 { return h16(rb + blk * 34u); }
