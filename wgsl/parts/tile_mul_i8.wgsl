@@ -34,19 +34,29 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     var s1: vec4<i32>;
     var s2: vec4<i32>;
     var s3: vec4<i32>;
-    for (var blk = 0u; blk < K / 32u; blk++) {
-        let w = load_w(rb, blk, lp);
-        let slots = w_slots(lp);
+    // Each thread's words of the first block; those of the next are
+    // loaded while the current one is multiplied.
+    let slots = w_slots(lp);
+    let blocks = K / 32u;
+    let xs = xo + 2u * lp;
+    var w = load_w(rb, 0u, lp);
+    var x = vec2<u32>(X[xs], X[xs + 1u]);
+    var d = vec2<f32>(load_d(rb, 0u), bitcast<f32>(X[xo + K / 4u]));
+    for (var blk = 0u; blk < blocks; blk++) {
         wi[lr * SLICE_WORDS + slots.x] = w.x;
         wi[lr * SLICE_WORDS + slots.y] = w.y;
-        let xw = xo + blk * 8u + 2u * lp;
-        xi[lr * SLICE_WORDS + 2u * lp] = X[xw];
-        xi[lr * SLICE_WORDS + 2u * lp + 1u] = X[xw + 1u];
+        xi[lr * SLICE_WORDS + 2u * lp] = x.x;
+        xi[lr * SLICE_WORDS + 2u * lp + 1u] = x.y;
         if (lp == 0u) {
-            wd[lr] = load_d(rb, blk);
-            xd[lr] = bitcast<f32>(X[xo + K / 4u + 2u * blk]);
+            wd[lr] = d.x;
+            xd[lr] = d.y;
         }
         workgroupBarrier();
+        if (blk + 1u < blocks) {
+            w = load_w(rb, blk + 1u, lp);
+            x = vec2<u32>(X[xs + 8u * (blk + 1u)], X[xs + 8u * (blk + 1u) + 1u]);
+            d = vec2<f32>(load_d(rb, blk + 1u), bitcast<f32>(X[xo + K / 4u + 2u * (blk + 1u)]));
+        }
         // The block's integer sums, column by column (named, and zeroed
         // here: a var declared in the loop may keep its last value).
         s0 = vec4<i32>(0);
