@@ -2,6 +2,8 @@
 
 package webgpu
 
+import "github.com/emberllm/ember/gpu"
+
 // Prefill products take matmul_tiled.wgsl: a workgroup multiplies a tile of
 // tiledRows weight rows by tiledTokens tokens, reading and decoding each
 // weight once per tile of tokens instead of once per token. Decode (one
@@ -29,4 +31,52 @@ func (c *compiler) tiled(T int) bool { return T >= tiledFrom && !c.g.Independent
 // in each of B batches.
 func tileGroups(n, B, T int) int {
 	return (n + tiledRows - 1) / tiledRows * ((T + tiledTokens - 1) / tiledTokens) * B
+}
+
+// expertGroupsParams are expert_groups.wgsl's words: S slots of T tokens
+// choosing among Experts experts by IDs.
+type expertGroupsParams struct {
+	S, T, Experts int
+	IDs           loc
+}
+
+// matmulIDTiledParams are matmul_id_tiled.wgsl's words: expertParams's,
+// the output, and the byte of W's binding where expert 0's rows start.
+type matmulIDTiledParams struct {
+	expertParams
+	Out  loc
+	Base int
+}
+
+// maxExpertGroups is the most groups expert_groups.wgsl counts (its
+// MAX_GROUPS): the experts and the group of ids out of range.
+const maxExpertGroups = 257
+
+// lowerMatMulIDTiled lowers a prefill's product by expert id as products
+// of each expert's (slot, token) pairs, tiled (matmul_id_tiled), after
+// expert_groups has listed the pairs by expert: each expert's weights are
+// read once per tile of pairs rather than once per pair. It reports false
+// where the product takes the matvecs: a decode or a batch of sequences
+// (too few pairs an expert), experts past one binding, or a weight view.
+func (c *compiler) lowerMatMulIDTiled(o *gpu.MatMulID, dec string, K, N, E, S, T, Sin int, lid, lo loc, parts int) (bool, error) {
+	if !c.tiled(T) || parts != 1 || !o.W.Contiguous() || E+1 > maxExpertGroups {
+		return false, nil
+	}
+	li, err := locOf(o.In)
+	if err != nil {
+		return false, err
+	}
+	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T, true)
+	if err != nil {
+		return false, err
+	}
+	groups := &gpu.Tensor{Name: o.Out.Name + ".groups", Type: tI32, Shape: gpu.Shape4(E + 2 + S*T), Kind: gpu.Activation}
+	if err := c.dispatch("expert_groups", "", expertGroupsParams{S, T, E, lid}, false, []*gpu.Tensor{o.IDs, groups}, 1); err != nil {
+		return false, err
+	}
+	rb := o.W.Type.RowBytes(K)
+	p := matmulIDTiledParams{expertParams{K, N, S, T, rb, E, Sin, li, lid}, lo, 0}
+	// Worst case: a group of T pairs (a token chooses an expert once).
+	grid := (E + 1) * ((N + tiledRows - 1) / tiledRows) * ((T + tiledTokens - 1) / tiledTokens)
+	return true, c.dispatch("matmul_id_tiled", dec, p, false, []*gpu.Tensor{o.W, in, groups, o.Out}, grid)
 }

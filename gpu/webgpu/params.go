@@ -211,6 +211,8 @@ var kernelParams = map[string]reflect.Type{
 	"matmul_gate_up_round": reflect.TypeFor[gateUpParams](),
 	"matmul_qkv":           reflect.TypeFor[qkvParams](),
 	"matmul_id":            reflect.TypeFor[matmulIDParams](),
+	"matmul_id_tiled":      reflect.TypeFor[matmulIDTiledParams](),
+	"expert_groups":        reflect.TypeFor[expertGroupsParams](),
 	"matmul_id_gate_up":    reflect.TypeFor[expertGateUpParams](),
 	"matmul_id_weighted":   reflect.TypeFor[expertSumParams](),
 	"moe_gate_up":          reflect.TypeFor[moeGateUpParams](),
