@@ -9,7 +9,7 @@
 //!tile
 //!use tile_mul
 @group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read> X: array<f32>;
+@group(0) @binding(3) var<storage, read> X: array<u32>;
 @group(0) @binding(4) var<storage, read> G: array<u32>;
 @group(0) @binding(5) var<storage, read_write> O: array<f32>;
 

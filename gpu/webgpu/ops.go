@@ -134,14 +134,12 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				continue
 			}
 			var wt gpu.Type
-			tokens := 1 // the experts' products are matvecs at any count
 			switch m := op.(type) {
 			case *gpu.MatMul:
 				if m.In != t || m.W.Shape[2] != 1 {
 					return 0, 0, false
 				}
 				wt = m.W.Type
-				tokens = productTokens(m)
 			case *gpu.MatMulID:
 				if !same(m.In) || m.In.Shape != gpu.Shape4(t.Shape[0], 1, t.Shape[1]) {
 					return 0, 0, false
@@ -156,7 +154,9 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				}
 				return 0, 0, false
 			}
-			mode, bs, err := c.productRounding(wt, t.Shape[0], tokens)
+			// t's rows are the product's tokens, a plain product's or its
+			// experts' grouped products' (lowerMatMulIDTiled): tiled or not.
+			mode, bs, err := c.productRounding(wt, t.Shape[0], t.Shape[1])
 			return mode, bs, err == nil
 		}
 		for _, o := range op.Outputs() {
