@@ -68,6 +68,44 @@ func testRMSNorm(t *testing.T, be gpu.Backend) {
 			near(t, "out", readF(t, Out), want, relTol(want, 2e-6, 1e-7))
 		})
 	}
+	// Rows long enough that each thread of a kernel summing a row with a
+	// workgroup holds several of its values (WebGPU loads 8 of them at a
+	// time, then the rest one by one), and into a product that rounds its
+	// input, which WebGPU's norm writes rounded itself (rmsnorm_round).
+	for _, wt := range []gguf.TensorType{gguf.F32, gguf.Q8_0, gguf.Q4_K} {
+		for _, T := range []int{1, 3} {
+			t.Run(name("long rows into ", wt, "/T", T), func(t *testing.T) {
+				// Whole Q4_K super-blocks; the float product's rows leave
+				// some threads one value more than others.
+				D, N := 2304, 40
+				if wt == gguf.F32 {
+					D = 2336
+				}
+				e := newEnv(t, be, 7+uint64(T), T)
+				In, x := e.input("in", e.vals(D*T, 3), D, T)
+				Wt, w := e.input("w", e.vals(D, 1), D)
+				W, wv := e.weight("wp", wt, 1, D, N)
+				n := e.g.New("n", gguf.F32, D, T)
+				Out := e.output("out", gguf.F32, N, T)
+				e.g.Do(&gpu.RMSNorm{In: In, Weight: Wt, Out: n, Eps: 1e-5})
+				e.g.Do(&gpu.MatMul{W: W, In: n, Out: Out})
+				e.run(0)
+				refs := productRefs(wt, wv, D, N, 1, T, func(_, t int) []float64 {
+					return rmsRef(x[t*D:(t+1)*D], w, 1e-5)
+				})
+				// The normalised values may round to the next 8-bit step
+				// here and there (their last bits differ from float64's), so
+				// each output is held to the analytic bound of the 8-bit
+				// rounding; a wrong row scale moves every output past it.
+				got := readF(t, Out)
+				for i, r := range refs {
+					if math.Abs(got[i]-r.exact) > r.quantBound {
+						t.Errorf("out[%d] = %.7g, want %.7g within %.3g", i, got[i], r.exact, r.quantBound)
+					}
+				}
+			})
+		}
+	}
 	t.Run("per-head view", func(t *testing.T) {
 		// Normalise the first 32 of every 48 values: per-head norms on a
 		// strided slice of a fused projection.
