@@ -20,6 +20,7 @@
 const WG = 256u;
 const COLS = 16u; // threads across a slice, two value dimensions each
 const SLICE = 32u;
+const VSTEP = WG / COLS; // rows apart that one thread sums
 @group(0) @binding(2) var<storage, read_write> SC: array<f32>;
 @group(0) @binding(3) var<storage, read_write> V: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
@@ -64,7 +65,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         workgroupBarrier();
         if (d < DV) {
             // d + 1 may be past DV: that sum is dropped.
-            for (var j = pl; j < cn; j += WG / COLS) { a += w[j] * vload2((c0 + j) * pu(P_VALUE_STRIDE) + vbase + d); }
+            // Four rows' values loaded before any is added (VSTEP rows
+            // apart), so a thread of a long context waits out a load's
+            // latency once per four rows; the sums keep their order.
+            let vs = pu(P_VALUE_STRIDE);
+            var j = pl;
+            for (; j + 3u * VSTEP < cn; j += 4u * VSTEP) {
+                let r = (c0 + j) * vs + vbase + d;
+                let v0 = vload2(r);
+                let v1 = vload2(r + VSTEP * vs);
+                let v2 = vload2(r + 2u * VSTEP * vs);
+                let v3 = vload2(r + 3u * VSTEP * vs);
+                a += w[j] * v0;
+                a += w[j + VSTEP] * v1;
+                a += w[j + 2u * VSTEP] * v2;
+                a += w[j + 3u * VSTEP] * v3;
+            }
+            for (; j < cn; j += VSTEP) { a += w[j] * vload2((c0 + j) * vs + vbase + d); }
         }
         workgroupBarrier();
     }

@@ -42,10 +42,17 @@ fn rope_step(li: u32, off: u32, pos: u32) {
 fn kn_part(lane: u32) -> f32 {
     let DK = pu(P_DK);
     var s = 0.0;
-    for (var d = 2u * lane; d + 1u < DK; d += 2u * SLANES) { s += q[d] * kn[d] + q[d + 1u] * kn[d + 1u]; }
+    var d = 2u * lane;
+    for (; d + 7u * KSTEP + 1u < DK; d += 8u * KSTEP) {
+        let k = Pairs8(vec4<f32>(kn2(d), kn2(d + KSTEP)), vec4<f32>(kn2(d + 2u * KSTEP), kn2(d + 3u * KSTEP)),
+            vec4<f32>(kn2(d + 4u * KSTEP), kn2(d + 5u * KSTEP)), vec4<f32>(kn2(d + 6u * KSTEP), kn2(d + 7u * KSTEP)));
+        s = qk_pairs8(s, d, k);
+    }
+    for (; d + 1u < DK; d += KSTEP) { s = qk_pair(s, d, kn2(d)); }
     if (DK % 2u == 1u && lane == 0u) { s += q[DK - 1u] * kn[DK - 1u]; }
     return s;
 }
+fn kn2(d: u32) -> vec2<f32> { return vec2<f32>(kn[d], kn[d + 1u]); }
 
 // step_scores writes head h's scores against its sequence's cache rows
 // c·SCH .. c·SCH+SCH-1 up to pos, whose keys start at element kbase of
