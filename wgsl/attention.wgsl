@@ -2,18 +2,41 @@
 // workgroup per (h, t): a pass for the largest score, one for the softmax
 // sum, and one that forms the normalised weights (rounded to f16 against an
 // F16 cache, as llama.cpp does) a chunk at a time in workgroup memory and
-// accumulates the values. Words: attentionKernelParams. The query,
-// rounded like the cache, sits in workgroup memory.
+// accumulates the values. Each pass scores SCH rows at a time, SLANES
+// threads to a row (kpart: decode's scores, bit for bit), so a thread waits
+// out a few batched loads a row group rather than a load per element of
+// its own rows. Words: attentionKernelParams. The query, rounded like the
+// cache, sits in workgroup memory.
 //!use common
 //!use expf
 //!use step
 //!decode
 //!use attend
 const WG = 64u;
-@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
-@group(0) @binding(3) var<storage, read_write> K: array<u32>;
-@group(0) @binding(4) var<storage, read_write> V: array<u32>;
+@group(0) @binding(2) var<storage, read> Q: array<f32>;
+@group(0) @binding(3) var<storage, read> K: array<u32>;
+@group(0) @binding(4) var<storage, read> V: array<u32>;
 @group(0) @binding(5) var<storage, read_write> O: array<f32>;
+
+// The scores of the row group being formed, one per row.
+var<workgroup> sc: array<f32, SCH>;
+
+// group_scores puts the scaled scores of rows j0 .. j0+SCH-1 (those below
+// n) in sc, summed as decode's step_scores sums them. Call it from
+// uniform control flow; sc holds them until the next call.
+fn group_scores(li: u32, j0: u32, n: u32, kbase: u32) {
+    let j = j0 + li / SLANES;
+    var s = 0.0;
+    if (j < n) { s = kpart(j * pu(P_KEY_STRIDE) + kbase, li % SLANES); }
+    part[li] = s;
+    workgroupBarrier();
+    if (li < SCH) {
+        var t = 0.0;
+        for (var l = 0u; l < SLANES; l++) { t += part[li * SLANES + l]; }
+        sc[li] = t * pf(P_SCALE);
+    }
+    workgroupBarrier();
+}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -32,35 +55,61 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     workgroupBarrier();
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
+    let mine = li < SCH;
     var m = -3.4e38;
-    for (var j = li; j < n; j += 64u) { m = max(m, score(j, kbase)); }
+    for (var j0 = 0u; j0 < n; j0 += SCH) {
+        group_scores(li, j0, n, kbase);
+        if (mine && j0 + li < n) { m = max(m, sc[li]); }
+    }
     m = reduce_max(li, m);
     var l = 0.0;
-    for (var j = li; j < n; j += 64u) { l += expf(score(j, kbase) - m); }
+    for (var j0 = 0u; j0 < n; j0 += SCH) {
+        group_scores(li, j0, n, kbase);
+        if (mine && j0 + li < n) { l += expf(sc[li] - m); }
+    }
     let inv = 1.0 / reduce_sum(li, l);
-    var acc: array<f32, 10>;
-    for (var r = 0u; r < PER; r++) { acc[r] = 0.0; }
+    var acc: array<vec2<f32>, 5>;
+    for (var r = 0u; r < PER / 2u; r++) { acc[r] = vec2<f32>(0.0); }
     let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
+    let vs = pu(P_VALUE_STRIDE);
     for (var c0 = 0u; c0 < n; c0 += CHUNK) {
         let cn = min(CHUNK, n - c0);
-        for (var j = li; j < cn; j += 64u) {
-            var p = expf(score(c0 + j, kbase) - m) * inv;
-            if (HALF_CACHE) { p = half(p); }
-            w[j] = p;
+        for (var j0 = 0u; j0 < cn; j0 += SCH) {
+            group_scores(li, c0 + j0, n, kbase);
+            if (mine && j0 + li < cn) {
+                var p = expf(sc[li] - m) * inv;
+                if (HALF_CACHE) { p = half(p); }
+                w[j0 + li] = p;
+            }
         }
         workgroupBarrier();
-        for (var r = 0u; r < PER; r++) {
-            let d = li + 64u * r;
+        // Thread li sums value pairs d = 2·li + 128·r over the chunk's rows
+        // in order, loading four rows before it adds them.
+        for (var r = 0u; r < PER / 2u; r++) {
+            let d = 2u * li + 128u * r;
             if (d < DV) {
                 var s = acc[r];
-                for (var j = 0u; j < cn; j++) { s += w[j] * vload((c0 + j) * pu(P_VALUE_STRIDE) + vbase + d); }
+                var j = 0u;
+                for (; j + 3u < cn; j += 4u) {
+                    let o = (c0 + j) * vs + vbase + d;
+                    let v0 = vload2(o);
+                    let v1 = vload2(o + vs);
+                    let v2 = vload2(o + 2u * vs);
+                    let v3 = vload2(o + 3u * vs);
+                    s += w[j] * v0;
+                    s += w[j + 1u] * v1;
+                    s += w[j + 2u] * v2;
+                    s += w[j + 3u] * v3;
+                }
+                for (; j < cn; j++) { s += w[j] * vload2((c0 + j) * vs + vbase + d); }
                 acc[r] = s;
             }
         }
         workgroupBarrier();
     }
-    for (var r = 0u; r < PER; r++) {
-        let d = li + 64u * r;
-        if (d < DV) { O[at(P_OUT, d, h, t, 0u)] = acc[r]; }
+    for (var r = 0u; r < PER / 2u; r++) {
+        let d = 2u * li + 128u * r;
+        if (d < DV) { O[at(P_OUT, d, h, t, 0u)] = acc[r].x; }
+        if (d + 1u < DV) { O[at(P_OUT, d + 1u, h, t, 0u)] = acc[r].y; }
     }
 }

@@ -6,31 +6,79 @@
 // Each head's sums are attention.wgsl's, lane g of a vec4 doing what its
 // head's workgroup does, in the same order, so the results are the same
 // bits. Words: attentionKernelParams; H / KV heads a multiple of 4.
+// Built for head sizes up to MAXD (a multiple of 128 the backend declares,
+// decode "TYPE@MAXD"), which sizes the queries' workgroup memory.
 //!use common
 //!use expf
 //!use step
 //!decode
 const WG = 64u;
-const MAXD = 640u;
-const PER = 10u; // MAXD / WG output values per thread
+const PER = MAXD / WG; // output values per thread
 // Weights a chunk: the value pass walks them in order across chunks, so
 // the chunk's size changes no sum.
 const CHUNK4 = 256u;
-@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
-@group(0) @binding(3) var<storage, read_write> K: array<u32>;
-@group(0) @binding(4) var<storage, read_write> V: array<u32>;
+// attend.wgsl's row groups: SCH rows at a time, SLANES threads to a row,
+// a lane's pairs KSTEP apart.
+const SCH = 16u;
+const SLANES = 4u;
+const KSTEP = 2u * SLANES;
+@group(0) @binding(2) var<storage, read> Q: array<f32>;
+@group(0) @binding(3) var<storage, read> K: array<u32>;
+@group(0) @binding(4) var<storage, read> V: array<u32>;
 @group(0) @binding(5) var<storage, read_write> O: array<f32>;
 
 var<workgroup> q4: array<vec4<f32>, MAXD>;
 var<workgroup> w4: array<vec4<f32>, CHUNK4>;
+// The reductions' slots, and the lanes' partial scores between them
+// (WebGPU's 16 KiB of workgroup memory leaves no room for both).
 var<workgroup> red4: array<vec4<f32>, WG>;
+var<workgroup> sc4: array<vec4<f32>, SCH>;
 
-// score4 is the four heads' scores of cache row j (attend.wgsl's score).
-fn score4(j: u32, kbase: u32) -> vec4<f32> {
+// kpart4 is attend.wgsl's kpart for the four heads: eight pairs loaded,
+// then added in order.
+fn qk_pair4(s: vec4<f32>, d: u32, k: vec2<f32>) -> vec4<f32> { return s + (q4[d] * k.x + q4[d + 1u] * k.y); }
+fn kpart4(row: u32, lane: u32) -> vec4<f32> {
+    let DK = pu(P_DK);
     var s = vec4<f32>(0.0);
-    let row = j * pu(P_KEY_STRIDE) + kbase;
-    for (var d = 0u; d < pu(P_DK); d++) { s += q4[d] * kload(row + d); }
-    return s * pf(P_SCALE);
+    var d = 2u * lane;
+    for (; d + 7u * KSTEP + 1u < DK; d += 8u * KSTEP) {
+        let r = row + d;
+        let k0 = kload2(r);
+        let k1 = kload2(r + KSTEP);
+        let k2 = kload2(r + 2u * KSTEP);
+        let k3 = kload2(r + 3u * KSTEP);
+        let k4 = kload2(r + 4u * KSTEP);
+        let k5 = kload2(r + 5u * KSTEP);
+        let k6 = kload2(r + 6u * KSTEP);
+        let k7 = kload2(r + 7u * KSTEP);
+        s = qk_pair4(s, d, k0);
+        s = qk_pair4(s, d + KSTEP, k1);
+        s = qk_pair4(s, d + 2u * KSTEP, k2);
+        s = qk_pair4(s, d + 3u * KSTEP, k3);
+        s = qk_pair4(s, d + 4u * KSTEP, k4);
+        s = qk_pair4(s, d + 5u * KSTEP, k5);
+        s = qk_pair4(s, d + 6u * KSTEP, k6);
+        s = qk_pair4(s, d + 7u * KSTEP, k7);
+    }
+    for (; d + 1u < DK; d += KSTEP) { s = qk_pair4(s, d, kload2(row + d)); }
+    if (DK % 2u == 1u && lane == 0u) { s += q4[DK - 1u] * kload(row + DK - 1u); }
+    return s;
+}
+
+// group_scores4 is attention.wgsl's group_scores for the four heads, into
+// sc4. Call it from uniform control flow.
+fn group_scores4(li: u32, j0: u32, n: u32, kbase: u32) {
+    let j = j0 + li / SLANES;
+    var s = vec4<f32>(0.0);
+    if (j < n) { s = kpart4(j * pu(P_KEY_STRIDE) + kbase, li % SLANES); }
+    red4[li] = s;
+    workgroupBarrier();
+    if (li < SCH) {
+        var t = vec4<f32>(0.0);
+        for (var l = 0u; l < SLANES; l++) { t += red4[li * SLANES + l]; }
+        sc4[li] = t * pf(P_SCALE);
+    }
+    workgroupBarrier();
 }
 
 fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), expf(x.z), expf(x.w)); }
@@ -69,40 +117,87 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     workgroupBarrier();
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
+    let mine = li < SCH;
     var m = vec4<f32>(-3.4e38);
-    for (var j = li; j < n; j += WG) { m = max(m, score4(j, kbase)); }
+    for (var j0 = 0u; j0 < n; j0 += SCH) {
+        group_scores4(li, j0, n, kbase);
+        if (mine && j0 + li < n) { m = max(m, sc4[li]); }
+    }
     m = reduce4(li, m, true);
     var l = vec4<f32>(0.0);
-    for (var j = li; j < n; j += WG) { l += expf4(score4(j, kbase) - m); }
+    for (var j0 = 0u; j0 < n; j0 += SCH) {
+        group_scores4(li, j0, n, kbase);
+        if (mine && j0 + li < n) { l += expf4(sc4[li] - m); }
+    }
     let inv = 1.0 / reduce4(li, l, false);
-    var acc: array<vec4<f32>, PER>;
+    // Value pair r of the thread, d = 2·li + 128·r: its two dimensions'
+    // sums for the four heads.
+    var ax: array<vec4<f32>, PER / 2u>;
+    var ay: array<vec4<f32>, PER / 2u>;
+    for (var r = 0u; r < PER / 2u; r++) {
+        ax[r] = vec4<f32>(0.0);
+        ay[r] = vec4<f32>(0.0);
+    }
     let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
+    let vs = pu(P_VALUE_STRIDE);
     for (var c0 = 0u; c0 < n; c0 += CHUNK4) {
         let cn = min(CHUNK4, n - c0);
-        for (var j = li; j < cn; j += WG) {
-            var p = expf4(score4(c0 + j, kbase) - m) * inv;
-            if (HALF_CACHE) { p = vec4<f32>(half(p.x), half(p.y), half(p.z), half(p.w)); }
-            w4[j] = p;
+        for (var j0 = 0u; j0 < cn; j0 += SCH) {
+            group_scores4(li, c0 + j0, n, kbase);
+            if (mine && j0 + li < cn) {
+                var p = expf4(sc4[li] - m) * inv;
+                if (HALF_CACHE) { p = vec4<f32>(half(p.x), half(p.y), half(p.z), half(p.w)); }
+                w4[j0 + li] = p;
+            }
         }
         workgroupBarrier();
-        for (var r = 0u; r < PER; r++) {
-            let d = li + WG * r;
+        for (var r = 0u; r < PER / 2u; r++) {
+            let d = 2u * li + 128u * r;
             if (d < DV) {
-                var s = acc[r];
-                for (var j = 0u; j < cn; j++) { s += w4[j] * vload((c0 + j) * pu(P_VALUE_STRIDE) + vbase + d); }
-                acc[r] = s;
+                var sx = ax[r];
+                var sy = ay[r];
+                var j = 0u;
+                for (; j + 3u < cn; j += 4u) {
+                    let o = (c0 + j) * vs + vbase + d;
+                    let v0 = vload2(o);
+                    let v1 = vload2(o + vs);
+                    let v2 = vload2(o + 2u * vs);
+                    let v3 = vload2(o + 3u * vs);
+                    sx += w4[j] * v0.x;
+                    sy += w4[j] * v0.y;
+                    sx += w4[j + 1u] * v1.x;
+                    sy += w4[j + 1u] * v1.y;
+                    sx += w4[j + 2u] * v2.x;
+                    sy += w4[j + 2u] * v2.y;
+                    sx += w4[j + 3u] * v3.x;
+                    sy += w4[j + 3u] * v3.y;
+                }
+                for (; j < cn; j++) {
+                    let v = vload2((c0 + j) * vs + vbase + d);
+                    sx += w4[j] * v.x;
+                    sy += w4[j] * v.y;
+                }
+                ax[r] = sx;
+                ay[r] = sy;
             }
         }
         workgroupBarrier();
     }
-    for (var r = 0u; r < PER; r++) {
-        let d = li + WG * r;
+    for (var r = 0u; r < PER / 2u; r++) {
+        let d = 2u * li + 128u * r;
         if (d < DV) {
-            let a = acc[r];
+            let a = ax[r];
             O[at(P_OUT, d, h0, t, 0u)] = a.x;
             O[at(P_OUT, d, h0 + 1u, t, 0u)] = a.y;
             O[at(P_OUT, d, h0 + 2u, t, 0u)] = a.z;
             O[at(P_OUT, d, h0 + 3u, t, 0u)] = a.w;
+        }
+        if (d + 1u < DV) {
+            let a = ay[r];
+            O[at(P_OUT, d + 1u, h0, t, 0u)] = a.x;
+            O[at(P_OUT, d + 1u, h0 + 1u, t, 0u)] = a.y;
+            O[at(P_OUT, d + 1u, h0 + 2u, t, 0u)] = a.z;
+            O[at(P_OUT, d + 1u, h0 + 3u, t, 0u)] = a.w;
         }
     }
 }

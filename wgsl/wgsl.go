@@ -23,6 +23,7 @@ package wgsl
 import (
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -56,8 +57,19 @@ func read(name string) ([]byte, error) {
 // consts declarations that go first (the constants naming the words of
 // the kernel's parameter block, which the backend makes). A kernel of two
 // weight types takes decode "A+B": A for its own helpers, B for those its
-// `//!other` lines name (Other).
+// `//!other` lines name (Other). A kernel that sizes workgroup memory by
+// its shapes takes decode "TYPE@N" and finds N declared as MAXD: the
+// prefill attention's query heads are 10 KiB at the largest head size
+// (640), and what a workgroup holds bounds how many of them an SM runs.
 func Source(name, decode string, subgroups bool, consts string) (string, error) {
+	decode, size, sized := strings.Cut(decode, "@")
+	if sized {
+		n, err := strconv.ParseUint(size, 10, 32)
+		if err != nil || n == 0 {
+			return "", fmt.Errorf("wgsl: %s.wgsl built for size %q: want a positive count", name, size)
+		}
+		consts += fmt.Sprintf("const MAXD = %du;\n", n)
+	}
 	decode, second, two := strings.Cut(decode, "+")
 	if !two {
 		second = decode

@@ -711,12 +711,14 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	}
 	if sc == nil {
 		p := attentionKernelParams{a, ls[0], ls[1]}
-		kernel, groups := "attention", H*T
+		kernel, dec, groups := "attention", cacheDecoder(o), H*T
 		if T > 1 && (H/o.HKV)%4 == 0 && c.be.fuses(fuseAttentionHeads) {
-			// Four heads on one key head read its cache rows together.
+			// Four heads on one key head read its cache rows together,
+			// their queries held for heads of this size only.
 			kernel, groups = "attention_heads", H/4*T
+			dec += fmt.Sprintf("@%d", (max(a.DK, a.DV)+127)/128*128)
 		}
-		return c.dispatch(kernel, cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
+		return c.dispatch(kernel, dec, p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
 	}
 	p := attentionScoresParams{a, ls[0], chunks}
 	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*chunks); err != nil {

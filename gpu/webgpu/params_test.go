@@ -94,9 +94,10 @@ func TestKernelsBuild(t *testing.T) {
 	}
 	defer be.Close()
 	b := be.(*Backend)
-	// A kernel takes no type, or a cache's, or a weight's: the first of a
-	// class that builds says which, and then every one of it must.
-	classes := [][]string{{""}, {"cache_f32", "cache_f16"}, {"f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k"}}
+	// A kernel takes no type, or a cache's (with the head size it holds in
+	// workgroup memory, or without), or a weight's: the first of a class
+	// that builds says which, and then every one of it must.
+	classes := [][]string{{""}, {"cache_f32", "cache_f16"}, {"cache_f32@128", "cache_f16@128", "cache_f16@640"}, {"f32", "f16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k"}}
 	build := func(name, dec string, sub bool) error {
 		src, err := kernelSourceText(name, dec, sub)
 		if err != nil {
