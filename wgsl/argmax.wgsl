@@ -1,7 +1,7 @@
 // The index of the largest value of each row (ties: the lowest index). One
 // workgroup per row. Words: argmaxParams.
 //!use common
-@group(0) @binding(2) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> O: array<u32>;
 
 var<workgroup> bv: array<f32, 256>;

@@ -10,11 +10,11 @@
 //!decode
 //!use attend
 const WG = 64u;
-@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
-@group(0) @binding(3) var<storage, read_write> K: array<u32>;
+@group(0) @binding(2) var<storage, read> Q: array<f32>;
+@group(0) @binding(3) var<storage, read> K: array<u32>;
 @group(0) @binding(4) var<storage, read_write> SC: array<f32>;
 // Declared for the cache decoder's value reads; never bound.
-@group(0) @binding(5) var<storage, read_write> V: array<u32>;
+@group(0) @binding(5) var<storage, read> V: array<u32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {

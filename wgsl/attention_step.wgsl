@@ -17,15 +17,15 @@
 //!use rope_angle
 //!use step_row
 const WG = 64u;
-@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(2) var<storage, read> Q: array<f32>;
 @group(0) @binding(3) var<storage, read_write> K: array<u32>;
 @group(0) @binding(4) var<storage, read_write> V: array<u32>;
 @group(0) @binding(5) var<storage, read_write> SC: array<f32>;
-@group(0) @binding(6) var<storage, read_write> KN: array<f32>;
-@group(0) @binding(7) var<storage, read_write> VN: array<f32>;
-@group(0) @binding(8) var<storage, read_write> FF: array<f32>;
-@group(0) @binding(9) var<storage, read_write> NQ: array<f32>;
-@group(0) @binding(10) var<storage, read_write> NK: array<f32>;
+@group(0) @binding(6) var<storage, read> KN: array<f32>;
+@group(0) @binding(7) var<storage, read> VN: array<f32>;
+@group(0) @binding(8) var<storage, read> FF: array<f32>;
+@group(0) @binding(9) var<storage, read> NQ: array<f32>;
+@group(0) @binding(10) var<storage, read> NK: array<f32>;
 
 // The RMSNorm factor of the query head.
 fn rms_q(li: u32, DK: u32) -> f32 {

@@ -22,10 +22,10 @@ const COLS = 16u; // threads across a slice, two value dimensions each
 const SLICE = 32u;
 const VSTEP = WG / COLS; // rows apart that one thread sums
 @group(0) @binding(2) var<storage, read_write> SC: array<f32>;
-@group(0) @binding(3) var<storage, read_write> V: array<u32>;
+@group(0) @binding(3) var<storage, read> V: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 // Declared for the cache decoder's key reads; never bound.
-@group(0) @binding(6) var<storage, read_write> K: array<u32>;
+@group(0) @binding(6) var<storage, read> K: array<u32>;
 @group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
 var<workgroup> vpart: array<vec2<f32>, 256>;

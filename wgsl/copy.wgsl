@@ -3,7 +3,7 @@
 // so that an F16 output word is written by one thread only (F16 outputs
 // must be packed). Words: copyParams.
 //!use common
-@group(0) @binding(2) var<storage, read_write> X: array<u32>;
+@group(0) @binding(2) var<storage, read> X: array<u32>;
 @group(0) @binding(3) var<storage, read_write> Y: array<u32>;
 
 fn index(shape: u32, loc: u32, e: u32) -> u32 {

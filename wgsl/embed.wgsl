@@ -6,7 +6,7 @@
 //!use common
 //!decode
 @group(0) @binding(2) var<storage, read> W: array<u32>;
-@group(0) @binding(3) var<storage, read_write> Tok: array<u32>;
+@group(0) @binding(3) var<storage, read> Tok: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 
 @compute @workgroup_size(64)

@@ -6,7 +6,7 @@
 // within a group is the atomics', which no sum depends on: every output is
 // one pair's product. Words: expertGroupsParams.
 //!use common
-@group(0) @binding(2) var<storage, read_write> IDs: array<u32>;
+@group(0) @binding(2) var<storage, read> IDs: array<u32>;
 @group(0) @binding(3) var<storage, read_write> G: array<u32>;
 
 const NT = 256u;

@@ -5,9 +5,9 @@
 // (pack_half2) on every GPU. Words: kvStoreParams.
 //!use common
 //!use step
-@group(0) @binding(2) var<storage, read_write> XK: array<f32>;
+@group(0) @binding(2) var<storage, read> XK: array<f32>;
 @group(0) @binding(3) var<storage, read_write> CK: array<u32>;
-@group(0) @binding(4) var<storage, read_write> XV: array<f32>;
+@group(0) @binding(4) var<storage, read> XV: array<f32>;
 @group(0) @binding(5) var<storage, read_write> CV: array<u32>;
 
 // The threads per token of the keys or the values: one per value, or per

@@ -13,9 +13,9 @@
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
-@group(0) @binding(5) var<storage, read_write> E: array<f32>;
+@group(0) @binding(5) var<storage, read> E: array<f32>;
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
-@group(0) @binding(7) var<storage, read_write> G: array<f32>;
+@group(0) @binding(7) var<storage, read> G: array<f32>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, l: Lane) {

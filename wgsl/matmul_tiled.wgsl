@@ -11,7 +11,7 @@
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<u32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
-@group(0) @binding(5) var<storage, read_write> E: array<f32>;
+@group(0) @binding(5) var<storage, read> E: array<f32>;
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
 
 // store writes the sums of rows n0 .. n0+3 of batch b at token t where

@@ -19,15 +19,15 @@
 //!use rope_angle
 //!use step_row
 const WG = 64u;
-@group(0) @binding(2) var<storage, read_write> Q: array<f32>;
+@group(0) @binding(2) var<storage, read> Q: array<f32>;
 @group(0) @binding(3) var<storage, read_write> K: array<u32>;
 @group(0) @binding(4) var<storage, read_write> SC: array<f32>;
-@group(0) @binding(5) var<storage, read_write> QR: array<f32>;
-@group(0) @binding(6) var<storage, read_write> KV: array<f32>;
-@group(0) @binding(7) var<storage, read_write> FF: array<f32>;
-@group(0) @binding(8) var<storage, read_write> NW: array<f32>;
+@group(0) @binding(5) var<storage, read> QR: array<f32>;
+@group(0) @binding(6) var<storage, read> KV: array<f32>;
+@group(0) @binding(7) var<storage, read> FF: array<f32>;
+@group(0) @binding(8) var<storage, read> NW: array<f32>;
 // Declared for the cache decoder's value reads; never bound.
-@group(0) @binding(9) var<storage, read_write> V: array<u32>;
+@group(0) @binding(9) var<storage, read> V: array<u32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {

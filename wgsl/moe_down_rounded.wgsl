@@ -20,9 +20,9 @@
 //!twin X XS
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<u32>>;
-@group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
-@group(0) @binding(5) var<storage, read_write> Wt: array<f32>;
-@group(0) @binding(6) var<storage, read_write> E: array<f32>;
+@group(0) @binding(4) var<storage, read> IDs: array<u32>;
+@group(0) @binding(5) var<storage, read> Wt: array<f32>;
+@group(0) @binding(6) var<storage, read> E: array<f32>;
 @group(0) @binding(7) var<storage, read_write> F: array<f32>;
 @group(0) @binding(8) var<storage, read> WS: array<u32>;
 @group(0) @binding(9) var<storage, read> XS: array<vec4<u32>>;

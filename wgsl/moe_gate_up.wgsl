@@ -24,7 +24,7 @@
 //!twin W SU
 @group(0) @binding(2) var<storage, read> W: array<u32>;
 @group(0) @binding(3) var<storage, read> X: array<vec4<u32>>;
-@group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
+@group(0) @binding(4) var<storage, read> IDs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> F: array<f32>;
 @group(0) @binding(6) var<storage, read_write> FS: array<f32>;
 @group(0) @binding(7) var<storage, read> V: array<u32>;

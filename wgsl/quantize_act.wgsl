@@ -14,9 +14,9 @@
 // binds it twice. Words: quantizeActParams.
 //!use common
 //!use round_block
-@group(0) @binding(2) var<storage, read_write> X: array<f32>;
+@group(0) @binding(2) var<storage, read> X: array<f32>;
 @group(0) @binding(3) var<storage, read_write> Y: array<u32>;
-@group(0) @binding(4) var<storage, read_write> X2: array<f32>;
+@group(0) @binding(4) var<storage, read> X2: array<f32>;
 @group(0) @binding(5) var<storage, read_write> Y2: array<u32>;
 
 @compute @workgroup_size(256)

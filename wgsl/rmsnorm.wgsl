@@ -2,8 +2,8 @@
 // workgroup per row. Words: rmsNormParams.
 //!use common
 //!use rms_scale
-@group(0) @binding(2) var<storage, read_write> X: array<f32>;
-@group(0) @binding(3) var<storage, read_write> Wt: array<f32>;
+@group(0) @binding(2) var<storage, read> X: array<f32>;
+@group(0) @binding(3) var<storage, read> Wt: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 
 const NT = 64u;

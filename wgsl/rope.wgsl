@@ -5,8 +5,8 @@
 //!use common
 //!use step
 //!use rope_angle
-@group(0) @binding(2) var<storage, read_write> X: array<f32>;
-@group(0) @binding(3) var<storage, read_write> FF: array<f32>;
+@group(0) @binding(2) var<storage, read> X: array<f32>;
+@group(0) @binding(3) var<storage, read> FF: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 
 @compute @workgroup_size(64)

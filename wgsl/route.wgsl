@@ -10,8 +10,8 @@
 //!use common
 //!use workgroup_reduce
 //!use route_gating
-@group(0) @binding(2) var<storage, read_write> L: array<f32>;
-@group(0) @binding(3) var<storage, read_write> Bias: array<f32>;
+@group(0) @binding(2) var<storage, read> L: array<f32>;
+@group(0) @binding(3) var<storage, read> Bias: array<f32>;
 @group(0) @binding(4) var<storage, read_write> IDs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> Wt: array<f32>;
 

@@ -11,7 +11,7 @@
 //!use common
 // Words, not floats: a float copy may quiet a NaN or flush a denormal, and
 // the values written must be the row's bits.
-@group(0) @binding(2) var<storage, read_write> X: array<u32>;
+@group(0) @binding(2) var<storage, read> X: array<u32>;
 @group(0) @binding(3) var<storage, read_write> IDs: array<u32>;
 @group(0) @binding(4) var<storage, read_write> Vals: array<u32>;
 

@@ -4,10 +4,10 @@
 // before its add, as the CPU's. Words: weightedSumParams.
 //!use common
 //!use nofuse
-@group(0) @binding(2) var<storage, read_write> X: array<f32>;
-@group(0) @binding(3) var<storage, read_write> Wt: array<f32>;
+@group(0) @binding(2) var<storage, read> X: array<f32>;
+@group(0) @binding(3) var<storage, read> Wt: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
-@group(0) @binding(5) var<storage, read_write> E: array<f32>;
+@group(0) @binding(5) var<storage, read> E: array<f32>;
 @group(0) @binding(6) var<storage, read_write> F: array<f32>;
 
 @compute @workgroup_size(64)

@@ -77,11 +77,19 @@ type storageEntry struct {
 }
 
 // bindOnce returns the merges that leave each buffer bound once where a
-// writable binding would share it. Bindings of a byte range of a buffer
-// (a split weight) address their elements from the range's start and are
-// left alone, as are those whose element types differ; checkAliasing then
-// reports them.
+// writable binding shares it: every later binding of the buffer is read
+// through its first (a read-only input and a stand-in for an absent one,
+// read through the output of an op in place, all become that one
+// binding). Bindings of a byte range of a buffer (a split weight) address
+// their elements from the range's start and are left alone, as are those
+// whose element types differ; checkAliasing then reports them.
 func bindOnce(ks *kernelSource, es []storageEntry) []merge {
+	writable := map[*wgpu.Buffer]bool{}
+	for _, e := range es {
+		if ks.bindings[e.Binding].Writable {
+			writable[e.Buffer] = true
+		}
+	}
 	var ms []merge
 	first := map[*wgpu.Buffer]int{}
 	for i, e := range es {
@@ -92,7 +100,7 @@ func bindOnce(ks *kernelSource, es []storageEntry) []merge {
 		}
 		f, t := ks.bindings[e.Binding], ks.bindings[es[j].Binding]
 		whole := e.Size == wgpu.WholeSize && es[j].Size == wgpu.WholeSize
-		if (f.Writable || t.Writable) && whole && f.Type == t.Type && f.Name != "" && t.Name != "" {
+		if writable[e.Buffer] && whole && f.Type == t.Type && f.Name != "" && t.Name != "" {
 			ms = append(ms, merge{from: e.Binding, into: es[j].Binding})
 		}
 	}
