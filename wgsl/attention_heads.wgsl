@@ -27,7 +27,7 @@ const KSTEP = 2u * SLANES;
 @group(0) @binding(4) var<storage, read> V: array<u32>;
 @group(0) @binding(5) var<storage, read_write> O: array<f32>;
 
-var<workgroup> q4: array<vec4<f32>, MAXD>;
+var<workgroup> q4: array<Held4, MAXD>;
 var<workgroup> w4: array<vec4<f32>, CHUNK4>;
 // The reductions' slots, and the lanes' partial scores between them
 // (WebGPU's 16 KiB of workgroup memory leaves no room for both).
@@ -36,7 +36,7 @@ var<workgroup> sc4: array<vec4<f32>, SCH>;
 
 // kpart4 is attend.wgsl's kpart for the four heads: eight pairs loaded,
 // then added in order.
-fn qk_pair4(s: vec4<f32>, d: u32, k: vec2<f32>) -> vec4<f32> { return s + (q4[d] * k.x + q4[d + 1u] * k.y); }
+fn qk_pair4(s: vec4<f32>, d: u32, k: vec2<f32>) -> vec4<f32> { return s + (held4(q4[d]) * k.x + held4(q4[d + 1u]) * k.y); }
 fn kpart4(row: u32, lane: u32) -> vec4<f32> {
     let DK = pu(P_DK);
     var s = vec4<f32>(0.0);
@@ -61,7 +61,7 @@ fn kpart4(row: u32, lane: u32) -> vec4<f32> {
         s = qk_pair4(s, d + 7u * KSTEP, k7);
     }
     for (; d + 1u < DK; d += KSTEP) { s = qk_pair4(s, d, kload2(row + d)); }
-    if (DK % 2u == 1u && lane == 0u) { s += q4[DK - 1u] * kload(row + DK - 1u); }
+    if (DK % 2u == 1u && lane == 0u) { s += held4(q4[DK - 1u]) * kload(row + DK - 1u); }
     return s;
 }
 
@@ -113,7 +113,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var d = li; d < DK; d += WG) {
         var x = vec4<f32>(Q[at(P_Q, d, h0, t, 0u)], Q[at(P_Q, d, h0 + 1u, t, 0u)], Q[at(P_Q, d, h0 + 2u, t, 0u)], Q[at(P_Q, d, h0 + 3u, t, 0u)]);
         if (HALF_CACHE) { x = vec4<f32>(half(x.x), half(x.y), half(x.z), half(x.w)); }
-        q4[d] = x;
+        q4[d] = hold4(x);
     }
     workgroupBarrier();
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;

@@ -17,3 +17,10 @@ fn vload2(i: u32) -> vec2<f32> {
     return vec2<f32>(vload(i), vload(i + 1u));
 }
 const HALF_CACHE = true;
+// A vector of four values as workgroup memory holds queries rounded like
+// the cache (attention_heads): f16 values, so two words hold them exactly
+// and a workgroup holds half the bytes (four 576-value latent heads: 4.6
+// KiB, not 9.2).
+alias Held4 = vec2<u32>;
+fn hold4(x: vec4<f32>) -> Held4 { return vec2<u32>(pack_half2(x.xy), pack_half2(x.zw)); }
+fn held4(h: Held4) -> vec4<f32> { return vec4<f32>(unpack2x16float(h.x), unpack2x16float(h.y)); }
