@@ -15,9 +15,9 @@ func TestBindings(t *testing.T) {
 		{2, "W", false, "array<u32>"},
 		{3, "X", false, "array<vec4<u32>>"},
 		{4, "O", true, "array<f32>"},
-		{5, "E", true, "array<f32>"},
+		{5, "E", false, "array<f32>"},
 		{6, "F", true, "array<f32>"},
-		{7, "G", true, "array<f32>"},
+		{7, "G", false, "array<f32>"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("matmul declares %v, want %v", got, want)
