@@ -973,10 +973,10 @@ func (c *compiler) productRounding(wt gpu.Type, K, T int) (mode, bs int, err err
 }
 
 // tiledRounding is the rounding the tiled product reads: packed integers
-// for the types its tiles multiply in integers (tile_mul_i8: Q4_0, Q8_0),
-// else gpu.ActRounding's floats.
+// for the types its tiles multiply in integers (tile_mul_i8: Q4_0, Q8_0,
+// Q4_K), else gpu.ActRounding's floats.
 func tiledRounding(wt gpu.Type, K int) (mode, bs int, err error) {
-	if wt == gguf.Q4_0 || wt == gguf.Q8_0 {
+	if wt == gguf.Q4_0 || wt == gguf.Q8_0 || wt == gguf.Q4_K {
 		return roundMode(wt, K)
 	}
 	return gpu.ActRounding(wt, K)

@@ -1,12 +1,13 @@
-// tile_mul.wgsl's tile product for the weight types of 32-value blocks
-// whose matvecs take integer dot products (Q4_0, Q8_0; the loader,
-// tile_TYPE, swaps it in): a slice of K is one block, held in workgroup
-// memory as 8-bit integers, the weights' made signed (tile_i8: load_w)
-// and the activations' as quantize_act packs them (mode 4), with each
-// row's and column's block scale. A thread's 4×4 block sums each of its
-// sixteen (row, column) pairs over the block in integers (dot4I8Packed,
-// four values an instruction) and adds d_w·d_x·Σ to its total, the
-// matvec's arithmetic.
+// tile_mul.wgsl's tile product for the weight types whose matvecs take
+// integer dot products (Q4_0, Q8_0, Q4_K; the loader, tile_TYPE, swaps it
+// in): a slice of K is one block of 32 values (a Q4_K sub-block), held in
+// workgroup memory as 8-bit integers, the weights' as load_w gives them
+// and the activations' as quantize_act packs them (mode 4, or 5 for the
+// k-quants), with each row's and column's scales (load_dm, load_xdm). A
+// thread's 4×4 block sums each of its sixteen (row, column) pairs over the
+// block in integers (dot4I8Packed, four values an instruction) and adds
+// d_w·d_x·Σ to its total, less the row's minimum times the column's block
+// sum where the type has minimums (HAS_MIN): the matvec's arithmetic.
 //!use common
 //!use tile_shape
 // Rows of a slice are 8 words, kept 9 apart so that the rows a subgroup
@@ -16,6 +17,10 @@ var<workgroup> wi: array<u32, TM * SLICE_WORDS>;
 var<workgroup> wd: array<f32, TM>;
 var<workgroup> xi: array<u32, TT * SLICE_WORDS>;
 var<workgroup> xd: array<f32, TT>;
+// The minimum terms where the type has them: the row's block minimum, the
+// column's scale times its block's integer sum.
+var<workgroup> wm: array<f32, TM>;
+var<workgroup> xm: array<f32, TT>;
 
 // tile_product is thread li's block of the tile. For the loads, thread li
 // brings part li % 4 of row loaded(li) (at byte rb of W) and of that
@@ -41,21 +46,27 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     let xs = xo + 2u * lp;
     var w = load_w(rb, 0u, lp);
     var x = vec2<u32>(X[xs], X[xs + 1u]);
-    var d = vec2<f32>(load_d(rb, 0u), bitcast<f32>(X[xo + K / 4u]));
+    var dw = load_dm(rb, 0u);
+    var dx = load_xdm(xo, K, 0u);
     for (var blk = 0u; blk < blocks; blk++) {
         wi[lr * SLICE_WORDS + slots.x] = w.x;
         wi[lr * SLICE_WORDS + slots.y] = w.y;
         xi[lr * SLICE_WORDS + 2u * lp] = x.x;
         xi[lr * SLICE_WORDS + 2u * lp + 1u] = x.y;
         if (lp == 0u) {
-            wd[lr] = d.x;
-            xd[lr] = d.y;
+            wd[lr] = dw.x;
+            xd[lr] = dx.x;
+            if (HAS_MIN) {
+                wm[lr] = dw.y;
+                xm[lr] = dx.y;
+            }
         }
         workgroupBarrier();
         if (blk + 1u < blocks) {
             w = load_w(rb, blk + 1u, lp);
             x = vec2<u32>(X[xs + 8u * (blk + 1u)], X[xs + 8u * (blk + 1u) + 1u]);
-            d = vec2<f32>(load_d(rb, blk + 1u), bitcast<f32>(X[xo + K / 4u + 2u * (blk + 1u)]));
+            dw = load_dm(rb, blk + 1u);
+            dx = load_xdm(xo, K, blk + 1u);
         }
         // The block's integer sums, column by column (named, and zeroed
         // here: a var declared in the loop may keep its last value).
@@ -72,11 +83,18 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
             s2 += dot4x4(a, xi[c0 + 2u * SLICE_WORDS]);
             s3 += dot4x4(a, xi[c0 + 3u * SLICE_WORDS]);
         }
-        let dw = vec4<f32>(wd[4u * mb.x], wd[4u * mb.x + 1u], wd[4u * mb.x + 2u], wd[4u * mb.x + 3u]);
-        a0 += dw * xd[4u * mb.y] * vec4<f32>(s0);
-        a1 += dw * xd[4u * mb.y + 1u] * vec4<f32>(s1);
-        a2 += dw * xd[4u * mb.y + 2u] * vec4<f32>(s2);
-        a3 += dw * xd[4u * mb.y + 3u] * vec4<f32>(s3);
+        let rd = vec4<f32>(wd[4u * mb.x], wd[4u * mb.x + 1u], wd[4u * mb.x + 2u], wd[4u * mb.x + 3u]);
+        a0 += rd * xd[4u * mb.y] * vec4<f32>(s0);
+        a1 += rd * xd[4u * mb.y + 1u] * vec4<f32>(s1);
+        a2 += rd * xd[4u * mb.y + 2u] * vec4<f32>(s2);
+        a3 += rd * xd[4u * mb.y + 3u] * vec4<f32>(s3);
+        if (HAS_MIN) {
+            let rm = vec4<f32>(wm[4u * mb.x], wm[4u * mb.x + 1u], wm[4u * mb.x + 2u], wm[4u * mb.x + 3u]);
+            a0 -= rm * xm[4u * mb.y];
+            a1 -= rm * xm[4u * mb.y + 1u];
+            a2 -= rm * xm[4u * mb.y + 2u];
+            a3 -= rm * xm[4u * mb.y + 3u];
+        }
         workgroupBarrier();
     }
     return Acc(a0, a1, a2, a3);

@@ -4,6 +4,7 @@
 // bytes leave the word unaligned: it comes from two.
 //!use decode_q4_0
 //!swap tile_mul tile_mul_i8
+//!use tile_x_q8
 //!use bytes
 // signed4 is four nibbles (the low four bits of each byte) as the signed
 // bytes q − 8: q ^ 8 is q − 8 in four bits, its bit 3 then copied into
@@ -20,4 +21,5 @@ fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
 }
 // w_slots is where part p's two words sit among a row's eight.
 fn w_slots(part: u32) -> vec2<u32> { return vec2<u32>(part, 4u + part); }
-fn load_d(rb: u32, blk: u32) -> f32 { return h16(rb + blk * 18u); }
+// load_dm is the block's scale (it has no minimum).
+fn load_dm(rb: u32, blk: u32) -> vec2<f32> { return vec2<f32>(h16(rb + blk * 18u), 0.0); }
