@@ -29,6 +29,26 @@ const WG = 64u;
 // Declared for the cache decoder's value reads; never bound.
 @group(0) @binding(9) var<storage, read> V: array<u32>;
 
+// row_pair is element d of the query (the absorbed part below R, its
+// rope part above) and of the new cache row, read at a valid index even
+// past DK (put_pair drops those).
+fn row_pair(d: u32, h: u32, R: u32, DK: u32) -> vec2<f32> {
+    let e = min(d, DK - 1u);
+    let a = Q[at(P_Q, min(e, R - 1u), h, 0u, 0u)];
+    let b = QR[at(P_QUERY_ROPE, select(0u, e - R, e >= R), h, 0u, 0u)];
+    return vec2<f32>(select(a, b, e >= R), KV[at(P_ROW, e, 0u, 0u, 0u)]);
+}
+fn put_pair(d: u32, v: vec2<f32>, DK: u32) {
+    if (d < DK) {
+        q[d] = v.x;
+        kn[d] = v.y;
+    }
+}
+// norm_at scales latent element d by the norm factor and weight w.
+fn norm_at(d: u32, scale: f32, w: f32, R: u32) {
+    if (d < R) { kn[d] = kn[d] * scale * w; }
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
@@ -40,14 +60,32 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (h >= pu(P_H) || c * SCH > pos) { return; }
     let DK = pu(P_DK);
     let R = pu(P_R);
-    for (var d = li; d < DK; d += 64u) {
-        if (d < R) { q[d] = Q[at(P_Q, d, h, 0u, 0u)]; } else { q[d] = QR[at(P_QUERY_ROPE, d - R, h, 0u, 0u)]; }
-        kn[d] = KV[at(P_ROW, d, 0u, 0u, 0u)];
+    // Four elements a thread are loaded before any is stored: a loop of one
+    // load waits out a memory latency an element (a 576-value row is nine
+    // a thread), and a decode step has few workgroups to hide it behind.
+    for (var d0 = li; d0 < DK; d0 += 256u) {
+        let v0 = row_pair(d0, h, R, DK);
+        let v1 = row_pair(d0 + 64u, h, R, DK);
+        let v2 = row_pair(d0 + 128u, h, R, DK);
+        let v3 = row_pair(d0 + 192u, h, R, DK);
+        put_pair(d0, v0, DK);
+        put_pair(d0 + 64u, v1, DK);
+        put_pair(d0 + 128u, v2, DK);
+        put_pair(d0 + 192u, v3, DK);
     }
     workgroupBarrier();
     // the latent's RMSNorm
     let scale = rms_kn(li, R, pf(P_EPS));
-    for (var d = li; d < R; d += 64u) { kn[d] = kn[d] * scale * NW[at(P_NORM, d, 0u, 0u, 0u)]; }
+    for (var d0 = li; d0 < R; d0 += 256u) {
+        let w0 = NW[at(P_NORM, min(d0, R - 1u), 0u, 0u, 0u)];
+        let w1 = NW[at(P_NORM, min(d0 + 64u, R - 1u), 0u, 0u, 0u)];
+        let w2 = NW[at(P_NORM, min(d0 + 128u, R - 1u), 0u, 0u, 0u)];
+        let w3 = NW[at(P_NORM, min(d0 + 192u, R - 1u), 0u, 0u, 0u)];
+        norm_at(d0, scale, w0, R);
+        norm_at(d0 + 64u, scale, w1, R);
+        norm_at(d0 + 128u, scale, w2, R);
+        norm_at(d0 + 192u, scale, w3, R);
+    }
     rope_step(li, R, pos);
     if (h == 0u && c == 0u) {
         let krow = (base + pos) * pu(P_KEY_STRIDE);
