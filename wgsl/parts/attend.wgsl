@@ -6,23 +6,17 @@ const MAXD = 640u;
 const CHUNK = 1024u;
 const PER = 10u; // MAXD / 64 output values per thread
 // The score pass (attention_scores, attention_step) splits the cache into
-// SCH rows per workgroup, so long contexts spread over many workgroups;
-// SLANES threads share a row's dot product, neighbours reading
-// neighbouring words of the key. A thread waits out about SCH·DK/(2·WG)
-// loads one after another, the latency of the whole pass: few rows a
-// workgroup keep it short.
+// SCH rows per workgroup, so long contexts spread over many workgroups,
+// and the prefill kernels (attention, attention_heads) score SCH rows at a
+// time; SLANES threads share a row's dot product, neighbours reading
+// neighbouring words of the key. A thread waits out about SCH·DK/(16·WG)
+// batches of loads one after another (kpart loads eight pairs at once),
+// the latency of the whole pass: few rows a workgroup keep it short.
 const SCH = 16u;
 const SLANES = 4u;
 var<workgroup> q: array<f32, 640>;
 var<workgroup> w: array<f32, 1024>;
 var<workgroup> part: array<f32, 64>; // SCH * SLANES
-
-fn score(j: u32, kbase: u32) -> f32 {
-    var s = 0.0;
-    let row = j * pu(P_KEY_STRIDE) + kbase;
-    for (var d = 0u; d < pu(P_DK); d++) { s += q[d] * kload(row + d); }
-    return s * pf(P_SCALE);
-}
 
 // A lane reads pairs KSTEP apart. A loop of one load and one add waits
 // out a whole memory latency per pair, and a decode's score pass has few
