@@ -68,7 +68,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (mine && j0 + li < n) { l += expf(sc[li] - m); }
     }
     let inv = 1.0 / reduce_sum(li, l);
-    var acc: array<vec2<f32>, 5>;
+    var acc: array<vec2<f32>, PER / 2u>;
     for (var r = 0u; r < PER / 2u; r++) { acc[r] = vec2<f32>(0.0); }
     let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
     let vs = pu(P_VALUE_STRIDE);

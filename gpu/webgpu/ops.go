@@ -134,17 +134,18 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				continue
 			}
 			var wt gpu.Type
+			var tiled bool // as the product's lowering will decide
 			switch m := op.(type) {
 			case *gpu.MatMul:
 				if m.In != t || m.W.Shape[2] != 1 {
 					return 0, 0, false
 				}
-				wt = m.W.Type
+				wt, tiled = m.W.Type, c.tiled(t.Shape[1])
 			case *gpu.MatMulID:
 				if !same(m.In) || m.In.Shape != gpu.Shape4(t.Shape[0], 1, t.Shape[1]) {
 					return 0, 0, false
 				}
-				wt = m.W.Type
+				wt, tiled = m.W.Type, c.groupsExperts(m.W, t.Shape[1])
 			default:
 				return 0, 0, false
 			}
@@ -154,9 +155,7 @@ func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
 				}
 				return 0, 0, false
 			}
-			// t's rows are the product's tokens, a plain product's or its
-			// experts' grouped products' (lowerMatMulIDTiled): tiled or not.
-			mode, bs, err := c.productRounding(wt, t.Shape[0], t.Shape[1])
+			mode, bs, err := roundingOf(wt, t.Shape[0], tiled)
 			return mode, bs, err == nil
 		}
 		for _, o := range op.Outputs() {
@@ -963,10 +962,16 @@ func roundMode(wt gpu.Type, K int) (mode, bs int, err error) {
 	return mode, bs, nil
 }
 
-// productRounding is the rounding of the input of a product of T tokens:
-// tiledRounding's where it runs tiled, else roundMode's.
+// productRounding is the rounding of the input of a plain product of T
+// tokens: tiled or not as lowerMatMul decides.
 func (c *compiler) productRounding(wt gpu.Type, K, T int) (mode, bs int, err error) {
-	if c.tiled(T) {
+	return roundingOf(wt, K, c.tiled(T))
+}
+
+// roundingOf is the rounding a product's kernel reads: tiledRounding's for
+// the tiled products, else roundMode's (the matvecs).
+func roundingOf(wt gpu.Type, K int, tiled bool) (mode, bs int, err error) {
+	if tiled {
 		return tiledRounding(wt, K)
 	}
 	return roundMode(wt, K)
@@ -1025,11 +1030,7 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	if wt == gguf.F32 && l.stride[0] == 1 {
 		return in, l, nil
 	}
-	rounding := roundMode
-	if tiled {
-		rounding = tiledRounding
-	}
-	mode, bs, err := rounding(wt, K)
+	mode, bs, err := roundingOf(wt, K, tiled)
 	if err != nil {
 		return nil, l, err
 	}

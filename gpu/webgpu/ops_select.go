@@ -192,7 +192,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	if err != nil {
 		return err
 	}
-	if done, err := c.lowerMatMulIDTiled(o, dec, K, N, E, S, T, Sin, lid, lo, len(parts)); done || err != nil {
+	if done, err := c.lowerMatMulIDTiled(o, dec, K, N, E, S, T, Sin, lid, lo); done || err != nil {
 		return err
 	}
 	in, li, err := c.roundActivations(o.In, li, o.W.Type, K, Sin, T, false)

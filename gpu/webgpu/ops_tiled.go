@@ -52,14 +52,24 @@ type matmulIDTiledParams struct {
 // MAX_GROUPS): the experts and the group of ids out of range.
 const maxExpertGroups = 257
 
+// groupsExperts reports whether a product by expert id over weights w and
+// T tokens takes the grouped tiles (lowerMatMulIDTiled) rather than the
+// matvecs: a prefill's many tokens (a decode or a batch of sequences has
+// too few pairs an expert), all experts in one binding, a contiguous
+// weight, and no more experts than expert_groups counts.
+func (c *compiler) groupsExperts(w *gpu.Tensor, T int) bool {
+	E := w.Shape[2]
+	return c.tiled(T) && w.Contiguous() && E+1 <= maxExpertGroups &&
+		padded(w.Type.RowBytes(w.Shape[0])*w.Shape[1]*E) <= c.be.bindingLimit()
+}
+
 // lowerMatMulIDTiled lowers a prefill's product by expert id as products
 // of each expert's (slot, token) pairs, tiled (matmul_id_tiled), after
 // expert_groups has listed the pairs by expert: each expert's weights are
 // read once per tile of pairs rather than once per pair. It reports false
-// where the product takes the matvecs: a decode or a batch of sequences
-// (too few pairs an expert), experts past one binding, or a weight view.
-func (c *compiler) lowerMatMulIDTiled(o *gpu.MatMulID, dec string, K, N, E, S, T, Sin int, lid, lo loc, parts int) (bool, error) {
-	if !c.tiled(T) || parts != 1 || !o.W.Contiguous() || E+1 > maxExpertGroups {
+// where the product takes the matvecs (groupsExperts).
+func (c *compiler) lowerMatMulIDTiled(o *gpu.MatMulID, dec string, K, N, E, S, T, Sin int, lid, lo loc) (bool, error) {
+	if !c.groupsExperts(o.W, T) {
 		return false, nil
 	}
 	li, err := locOf(o.In)
