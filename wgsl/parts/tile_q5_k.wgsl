@@ -1,22 +1,24 @@
-// Q5_K in the tiled product: slices and parts as in Q4_K (tile_q4_k), each
-// part with the two words of high bits its values share (bit s of each
-// byte for sub-block s). Blocks of 176 bytes keep every field
+// Q5_K in the tiled product, in integers (tile_mul_i8): slices and parts
+// as in Q4_K (tile_q4_k), each value's fifth bit (bit s of its byte of
+// the high bits, for sub-block s) put above its nibble, so a part is two
+// words of unsigned bytes 0..31. Blocks of 176 bytes keep every field
 // word-aligned.
 //!use decode_q5_k
-//!use tile_parts
-struct Raw { dm: u32, sc: vec3<u32>, q: vec2<u32>, h: vec2<u32> }
-fn fetch(rb: u32, k0: u32, part: u32) -> Raw {
-    let o = (rb + (k0 / 256u) * 176u) >> 2u;
-    let q = o + 12u + 8u * ((k0 % 256u) / 64u) + 2u * part;
+//!swap tile_mul tile_mul_i8
+//!use tile_x_q8k
+fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
+    let s = blk % 8u;
+    let o = (rb + (blk / 8u) * 176u) >> 2u;
+    let q = o + 12u + 8u * (s / 2u) + 2u * part;
     let h = o + 4u + 2u * part;
-    return Raw(W[o], vec3<u32>(W[o + 1u], W[o + 2u], W[o + 3u]), vec2<u32>(W[q], W[q + 1u]), vec2<u32>(W[h], W[h + 1u]));
-}
-fn unpack(r: Raw, rb: u32, k0: u32, part: u32) -> Vals {
-    let s = (k0 % 256u) / 32u;
-    let dm = kscale_dm(r.dm, r.sc, s);
     let sh = (s % 2u) * 4u;
-    let a = nib4(r.q.x, sh) + 16.0 * bits4(r.h.x, s);
-    let b = nib4(r.q.y, sh) + 16.0 * bits4(r.h.y, s);
-    return Vals(dm.x * a - dm.y, dm.x * b - dm.y);
+    let lo = vec2<u32>((W[q] >> sh) & 0x0f0f0f0fu, (W[q + 1u] >> sh) & 0x0f0f0f0fu);
+    let hi = vec2<u32>(((W[h] >> s) & 0x01010101u) << 4u, ((W[h + 1u] >> s) & 0x01010101u) << 4u);
+    return lo | hi;
 }
-fn tile_at(part: u32) -> vec2<u32> { return vec2<u32>(8u * part, 8u * part + 4u); }
+// w_slots is where part p's two words sit among a row's eight.
+fn w_slots(part: u32) -> vec2<u32> { return vec2<u32>(2u * part, 2u * part + 1u); }
+fn load_dm(rb: u32, blk: u32) -> vec2<f32> {
+    let o = (rb + (blk / 8u) * 176u) >> 2u;
+    return kscale_dm(W[o], vec3<u32>(W[o + 1u], W[o + 2u], W[o + 3u]), blk % 8u);
+}
