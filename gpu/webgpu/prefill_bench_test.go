@@ -11,12 +11,13 @@ import (
 )
 
 // BenchmarkPrefillMatMul is the products of a prefill step: T tokens
-// against a k×n weight matrix, chained in one submission like
+// against a k×n weight matrix (an 8B's k and v, q and o, gate or up, and
+// down shapes), chained in one submission like
 // BenchmarkMatVecChain so that the time is the kernels' own. GFLOP/s counts 2·k·n·T a product; tok/s is the tokens
 // one product takes a second (a layer has several, a model many layers).
 func BenchmarkPrefillMatMul(b *testing.B) {
 	const chain = 8
-	for _, shape := range [][2]int{{4096, 4096}, {4096, 14336}} {
+	for _, shape := range [][2]int{{4096, 1024}, {4096, 4096}, {4096, 14336}, {14336, 4096}} {
 		for _, typ := range []gguf.TensorType{gguf.Q4_K, gguf.Q4_0, gguf.Q8_0} {
 			for _, T := range []int{128, 512} {
 				k, n := shape[0], shape[1]
