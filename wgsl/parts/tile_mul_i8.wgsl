@@ -10,17 +10,21 @@
 // sum where the type has minimums (HAS_MIN): the matvec's arithmetic.
 //!use common
 //!use tile_shape
-// Rows of a slice are 8 words, kept 9 apart so that the rows a subgroup
-// reads together fall in different banks.
-const SLICE_WORDS = 9u;
-var<workgroup> wi: array<u32, TM * SLICE_WORDS>;
-var<workgroup> wd: array<f32, TM>;
-var<workgroup> xi: array<u32, TT * SLICE_WORDS>;
-var<workgroup> xd: array<f32, TT>;
-// The minimum terms where the type has them: the row's block minimum, the
-// column's scale times its block's integer sum.
-var<workgroup> wm: array<f32, TM>;
-var<workgroup> xm: array<f32, TT>;
+// The slices as [word][quad]: word j of a thread's four rows (columns) is
+// one vec4, so the inner loop reads two vectors for sixteen dot products.
+// A word's rows sit QSTRIDE quads apart, one quad more than the tile's
+// 16, so the words four threads of a row store together fall in
+// different banks.
+const QSTRIDE = 17u;
+var<workgroup> wi: array<vec4<u32>, 8u * QSTRIDE>;
+var<workgroup> xi: array<vec4<u32>, 8u * QSTRIDE>;
+// The rows' and columns' scales, and where the type has them, the minimum
+// terms: the row's block minimum, the column's scale times its block's
+// integer sum.
+var<workgroup> wd: array<vec4<f32>, TM / 4u>;
+var<workgroup> xd: array<vec4<f32>, TT / 4u>;
+var<workgroup> wm: array<vec4<f32>, TM / 4u>;
+var<workgroup> xm: array<vec4<f32>, TT / 4u>;
 
 // tile_product is thread li's block of the tile. For the loads, thread li
 // brings part li % 4 of row loaded(li) (at byte rb of W) and of that
@@ -49,16 +53,18 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     var dw = load_dm(rb, 0u);
     var dx = load_xdm(xo, K, 0u);
     for (var blk = 0u; blk < blocks; blk++) {
-        wi[lr * SLICE_WORDS + slots.x] = w.x;
-        wi[lr * SLICE_WORDS + slots.y] = w.y;
-        xi[lr * SLICE_WORDS + 2u * lp] = x.x;
-        xi[lr * SLICE_WORDS + 2u * lp + 1u] = x.y;
+        let q = lr / 4u;
+        let c = lr % 4u;
+        wi[slots.x * QSTRIDE + q][c] = w.x;
+        wi[slots.y * QSTRIDE + q][c] = w.y;
+        xi[2u * lp * QSTRIDE + q][c] = x.x;
+        xi[(2u * lp + 1u) * QSTRIDE + q][c] = x.y;
         if (lp == 0u) {
-            wd[lr] = dw.x;
-            xd[lr] = dx.x;
+            wd[q][c] = dw.x;
+            xd[q][c] = dx.x;
             if (HAS_MIN) {
-                wm[lr] = dw.y;
-                xm[lr] = dx.y;
+                wm[q][c] = dw.y;
+                xm[q][c] = dx.y;
             }
         }
         workgroupBarrier();
@@ -75,25 +81,26 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
         s2 = vec4<i32>(0);
         s3 = vec4<i32>(0);
         for (var j = 0u; j < 8u; j++) {
-            let r0 = 4u * mb.x * SLICE_WORDS + j;
-            let c0 = 4u * mb.y * SLICE_WORDS + j;
-            let a = vec4<u32>(wi[r0], wi[r0 + SLICE_WORDS], wi[r0 + 2u * SLICE_WORDS], wi[r0 + 3u * SLICE_WORDS]);
-            s0 += dot4x4(a, xi[c0]);
-            s1 += dot4x4(a, xi[c0 + SLICE_WORDS]);
-            s2 += dot4x4(a, xi[c0 + 2u * SLICE_WORDS]);
-            s3 += dot4x4(a, xi[c0 + 3u * SLICE_WORDS]);
+            let a = wi[j * QSTRIDE + mb.x];
+            let b = xi[j * QSTRIDE + mb.y];
+            s0 += dot4x4(a, b.x);
+            s1 += dot4x4(a, b.y);
+            s2 += dot4x4(a, b.z);
+            s3 += dot4x4(a, b.w);
         }
-        let rd = vec4<f32>(wd[4u * mb.x], wd[4u * mb.x + 1u], wd[4u * mb.x + 2u], wd[4u * mb.x + 3u]);
-        a0 += rd * xd[4u * mb.y] * vec4<f32>(s0);
-        a1 += rd * xd[4u * mb.y + 1u] * vec4<f32>(s1);
-        a2 += rd * xd[4u * mb.y + 2u] * vec4<f32>(s2);
-        a3 += rd * xd[4u * mb.y + 3u] * vec4<f32>(s3);
+        let rd = wd[mb.x];
+        let cd = xd[mb.y];
+        a0 += rd * cd.x * vec4<f32>(s0);
+        a1 += rd * cd.y * vec4<f32>(s1);
+        a2 += rd * cd.z * vec4<f32>(s2);
+        a3 += rd * cd.w * vec4<f32>(s3);
         if (HAS_MIN) {
-            let rm = vec4<f32>(wm[4u * mb.x], wm[4u * mb.x + 1u], wm[4u * mb.x + 2u], wm[4u * mb.x + 3u]);
-            a0 -= rm * xm[4u * mb.y];
-            a1 -= rm * xm[4u * mb.y + 1u];
-            a2 -= rm * xm[4u * mb.y + 2u];
-            a3 -= rm * xm[4u * mb.y + 3u];
+            let rm = wm[mb.x];
+            let cm = xm[mb.y];
+            a0 -= rm * cm.x;
+            a1 -= rm * cm.y;
+            a2 -= rm * cm.z;
+            a3 -= rm * cm.w;
         }
         workgroupBarrier();
     }
