@@ -16,15 +16,18 @@
 // 16, so the words four threads of a row store together fall in
 // different banks.
 const QSTRIDE = 17u;
-var<workgroup> wi: array<vec4<u32>, 8u * QSTRIDE>;
-var<workgroup> xi: array<vec4<u32>, 8u * QSTRIDE>;
+// Two of each: a block is stored into one while the last is still read
+// from the other, so a block waits out one barrier, not two.
+const SLICE = 8u * QSTRIDE;
+var<workgroup> wi: array<vec4<u32>, 2u * SLICE>;
+var<workgroup> xi: array<vec4<u32>, 2u * SLICE>;
 // The rows' and columns' scales, and where the type has them, the minimum
 // terms: the row's block minimum, the column's scale times its block's
 // integer sum.
-var<workgroup> wd: array<vec4<f32>, TM / 4u>;
-var<workgroup> xd: array<vec4<f32>, TT / 4u>;
-var<workgroup> wm: array<vec4<f32>, TM / 4u>;
-var<workgroup> xm: array<vec4<f32>, TT / 4u>;
+var<workgroup> wd: array<vec4<f32>, TM / 2u>;
+var<workgroup> xd: array<vec4<f32>, TT / 2u>;
+var<workgroup> wm: array<vec4<f32>, TM / 2u>;
+var<workgroup> xm: array<vec4<f32>, TT / 2u>;
 
 // tile_product is thread li's block of the tile. For the loads, thread li
 // brings part li % 4 of row loaded(li) (at byte rb of W) and of that
@@ -53,18 +56,21 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     var dw = load_dm(rb, 0u);
     var dx = load_xdm(xo, K, 0u);
     for (var blk = 0u; blk < blocks; blk++) {
+        let half = blk % 2u;
+        let ws = half * SLICE;
+        let ss = half * (TM / 4u);
         let q = lr / 4u;
         let c = lr % 4u;
-        wi[slots.x * QSTRIDE + q][c] = w.x;
-        wi[slots.y * QSTRIDE + q][c] = w.y;
-        xi[2u * lp * QSTRIDE + q][c] = x.x;
-        xi[(2u * lp + 1u) * QSTRIDE + q][c] = x.y;
+        wi[ws + slots.x * QSTRIDE + q][c] = w.x;
+        wi[ws + slots.y * QSTRIDE + q][c] = w.y;
+        xi[ws + 2u * lp * QSTRIDE + q][c] = x.x;
+        xi[ws + (2u * lp + 1u) * QSTRIDE + q][c] = x.y;
         if (lp == 0u) {
-            wd[q][c] = dw.x;
-            xd[q][c] = dx.x;
+            wd[ss + q][c] = dw.x;
+            xd[ss + q][c] = dx.x;
             if (HAS_MIN) {
-                wm[q][c] = dw.y;
-                xm[q][c] = dx.y;
+                wm[ss + q][c] = dw.y;
+                xm[ss + q][c] = dx.y;
             }
         }
         workgroupBarrier();
@@ -81,28 +87,27 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
         s2 = vec4<i32>(0);
         s3 = vec4<i32>(0);
         for (var j = 0u; j < 8u; j++) {
-            let a = wi[j * QSTRIDE + mb.x];
-            let b = xi[j * QSTRIDE + mb.y];
+            let a = wi[ws + j * QSTRIDE + mb.x];
+            let b = xi[ws + j * QSTRIDE + mb.y];
             s0 += dot4x4(a, b.x);
             s1 += dot4x4(a, b.y);
             s2 += dot4x4(a, b.z);
             s3 += dot4x4(a, b.w);
         }
-        let rd = wd[mb.x];
-        let cd = xd[mb.y];
+        let rd = wd[ss + mb.x];
+        let cd = xd[ss + mb.y];
         a0 += rd * cd.x * vec4<f32>(s0);
         a1 += rd * cd.y * vec4<f32>(s1);
         a2 += rd * cd.z * vec4<f32>(s2);
         a3 += rd * cd.w * vec4<f32>(s3);
         if (HAS_MIN) {
-            let rm = wm[mb.x];
-            let cm = xm[mb.y];
+            let rm = wm[ss + mb.x];
+            let cm = xm[ss + mb.y];
             a0 -= rm * cm.x;
             a1 -= rm * cm.y;
             a2 -= rm * cm.z;
             a3 -= rm * cm.w;
         }
-        workgroupBarrier();
     }
     return Acc(a0, a1, a2, a3);
 }
