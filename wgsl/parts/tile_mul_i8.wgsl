@@ -14,20 +14,63 @@
 // one vec4, so the inner loop reads two vectors for sixteen dot products.
 // A word's rows sit QSTRIDE quads apart, one quad more than the tile's
 // 16, so the words four threads of a row store together fall in
-// different banks.
+// different banks. A slice is SB blocks, and there are two of each: a
+// slice is stored into one while the last is still read from the other,
+// so a slice waits out one barrier, not two.
 const QSTRIDE = 17u;
-// Two of each: a block is stored into one while the last is still read
-// from the other, so a block waits out one barrier, not two.
-const SLICE = 8u * QSTRIDE;
+const SB = 2u;
+const BLOCK_VECS = 8u * QSTRIDE;
+const SLICE = SB * BLOCK_VECS;
 var<workgroup> wi: array<vec4<u32>, 2u * SLICE>;
 var<workgroup> xi: array<vec4<u32>, 2u * SLICE>;
 // The rows' and columns' scales, and where the type has them, the minimum
 // terms: the row's block minimum, the column's scale times its block's
-// integer sum.
-var<workgroup> wd: array<vec4<f32>, TM / 2u>;
-var<workgroup> xd: array<vec4<f32>, TT / 2u>;
-var<workgroup> wm: array<vec4<f32>, TM / 2u>;
-var<workgroup> xm: array<vec4<f32>, TT / 2u>;
+// integer sum; [block of the slice][quad].
+const SCALES = SB * (TM / 4u);
+var<workgroup> wd: array<vec4<f32>, 2u * SCALES>;
+var<workgroup> xd: array<vec4<f32>, 2u * SCALES>;
+var<workgroup> wm: array<vec4<f32>, 2u * SCALES>;
+var<workgroup> xm: array<vec4<f32>, 2u * SCALES>;
+
+// Part is what a thread brings of one block: two words of weights and of
+// activations, the row's and the column's scales.
+struct Part { w: vec2<u32>, x: vec2<u32>, dw: vec2<f32>, dx: vec2<f32> }
+
+// load_part is part lp of block blk; a block past the last (a slice's
+// second when K has an odd count) repeats the last with zero scales, so
+// it adds nothing.
+fn load_part(rb: u32, xo: u32, K: u32, blk: u32, lp: u32) -> Part {
+    let blocks = K / 32u;
+    let b = min(blk, blocks - 1u);
+    let xs = xo + 2u * lp + 8u * b;
+    var p = Part(load_w(rb, b, lp), vec2<u32>(X[xs], X[xs + 1u]), load_dm(rb, b), load_xdm(xo, K, b));
+    if (blk >= blocks) {
+        p.dw = vec2<f32>(0.0);
+        p.dx = vec2<f32>(0.0);
+    }
+    return p;
+}
+
+// store_part puts part lp of row (column) lr into block sb of the slice
+// at ws (scales at ss).
+fn store_part(ws: u32, ss: u32, sb: u32, lr: u32, lp: u32, p: Part) {
+    let slots = w_slots(lp);
+    let o = ws + sb * BLOCK_VECS + lr / 4u;
+    let c = lr % 4u;
+    wi[o + slots.x * QSTRIDE][c] = p.w.x;
+    wi[o + slots.y * QSTRIDE][c] = p.w.y;
+    xi[o + 2u * lp * QSTRIDE][c] = p.x.x;
+    xi[o + (2u * lp + 1u) * QSTRIDE][c] = p.x.y;
+    if (lp == 0u) {
+        let q = ss + sb * (TM / 4u) + lr / 4u;
+        wd[q][c] = p.dw.x;
+        xd[q][c] = p.dx.x;
+        if (HAS_MIN) {
+            wm[q][c] = p.dw.y;
+            xm[q][c] = p.dx.y;
+        }
+    }
+}
 
 // tile_product is thread li's block of the tile. For the loads, thread li
 // brings part li % 4 of row loaded(li) (at byte rb of W) and of that
@@ -46,67 +89,54 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
     var s1: vec4<i32>;
     var s2: vec4<i32>;
     var s3: vec4<i32>;
-    // Each thread's words of the first block; those of the next are
+    // Each thread's parts of the first slice; those of the next are
     // loaded while the current one is multiplied.
-    let slots = w_slots(lp);
     let blocks = K / 32u;
-    let xs = xo + 2u * lp;
-    var w = load_w(rb, 0u, lp);
-    var x = vec2<u32>(X[xs], X[xs + 1u]);
-    var dw = load_dm(rb, 0u);
-    var dx = load_xdm(xo, K, 0u);
-    for (var blk = 0u; blk < blocks; blk++) {
-        let half = blk % 2u;
+    var p0 = load_part(rb, xo, K, 0u, lp);
+    var p1 = load_part(rb, xo, K, 1u, lp);
+    for (var b0 = 0u; b0 < blocks; b0 += SB) {
+        let half = (b0 / SB) % 2u;
         let ws = half * SLICE;
-        let ss = half * (TM / 4u);
-        let q = lr / 4u;
-        let c = lr % 4u;
-        wi[ws + slots.x * QSTRIDE + q][c] = w.x;
-        wi[ws + slots.y * QSTRIDE + q][c] = w.y;
-        xi[ws + 2u * lp * QSTRIDE + q][c] = x.x;
-        xi[ws + (2u * lp + 1u) * QSTRIDE + q][c] = x.y;
-        if (lp == 0u) {
-            wd[ss + q][c] = dw.x;
-            xd[ss + q][c] = dx.x;
-            if (HAS_MIN) {
-                wm[ss + q][c] = dw.y;
-                xm[ss + q][c] = dx.y;
-            }
-        }
+        let ss = half * SCALES;
+        store_part(ws, ss, 0u, lr, lp, p0);
+        store_part(ws, ss, 1u, lr, lp, p1);
         workgroupBarrier();
-        if (blk + 1u < blocks) {
-            w = load_w(rb, blk + 1u, lp);
-            x = vec2<u32>(X[xs + 8u * (blk + 1u)], X[xs + 8u * (blk + 1u) + 1u]);
-            dw = load_dm(rb, blk + 1u);
-            dx = load_xdm(xo, K, blk + 1u);
+        if (b0 + SB < blocks) {
+            p0 = load_part(rb, xo, K, b0 + SB, lp);
+            p1 = load_part(rb, xo, K, b0 + SB + 1u, lp);
         }
-        // The block's integer sums, column by column (named, and zeroed
-        // here: a var declared in the loop may keep its last value).
-        s0 = vec4<i32>(0);
-        s1 = vec4<i32>(0);
-        s2 = vec4<i32>(0);
-        s3 = vec4<i32>(0);
-        for (var j = 0u; j < 8u; j++) {
-            let a = wi[ws + j * QSTRIDE + mb.x];
-            let b = xi[ws + j * QSTRIDE + mb.y];
-            s0 += dot4x4(a, b.x);
-            s1 += dot4x4(a, b.y);
-            s2 += dot4x4(a, b.z);
-            s3 += dot4x4(a, b.w);
-        }
-        let rd = wd[ss + mb.x];
-        let cd = xd[ss + mb.y];
-        a0 += rd * cd.x * vec4<f32>(s0);
-        a1 += rd * cd.y * vec4<f32>(s1);
-        a2 += rd * cd.z * vec4<f32>(s2);
-        a3 += rd * cd.w * vec4<f32>(s3);
-        if (HAS_MIN) {
-            let rm = wm[ss + mb.x];
-            let cm = xm[ss + mb.y];
-            a0 -= rm * cm.x;
-            a1 -= rm * cm.y;
-            a2 -= rm * cm.z;
-            a3 -= rm * cm.w;
+        for (var sb = 0u; sb < SB; sb++) {
+            // The block's integer sums, column by column (named, and
+            // zeroed here: a var declared in the loop may keep its last
+            // value).
+            s0 = vec4<i32>(0);
+            s1 = vec4<i32>(0);
+            s2 = vec4<i32>(0);
+            s3 = vec4<i32>(0);
+            let o = ws + sb * BLOCK_VECS;
+            for (var j = 0u; j < 8u; j++) {
+                let a = wi[o + j * QSTRIDE + mb.x];
+                let b = xi[o + j * QSTRIDE + mb.y];
+                s0 += dot4x4(a, b.x);
+                s1 += dot4x4(a, b.y);
+                s2 += dot4x4(a, b.z);
+                s3 += dot4x4(a, b.w);
+            }
+            let q = ss + sb * (TM / 4u);
+            let rd = wd[q + mb.x];
+            let cd = xd[q + mb.y];
+            a0 += rd * cd.x * vec4<f32>(s0);
+            a1 += rd * cd.y * vec4<f32>(s1);
+            a2 += rd * cd.z * vec4<f32>(s2);
+            a3 += rd * cd.w * vec4<f32>(s3);
+            if (HAS_MIN) {
+                let rm = wm[q + mb.x];
+                let cm = xm[q + mb.y];
+                a0 -= rm * cm.x;
+                a1 -= rm * cm.y;
+                a2 -= rm * cm.z;
+                a3 -= rm * cm.w;
+            }
         }
     }
     return Acc(a0, a1, a2, a3);
