@@ -1,12 +1,16 @@
 // Causal attention of query head h, token t over cache rows 0..pos+t, one
-// workgroup per (h, t): a pass for the largest score, one for the softmax
-// sum, and one that forms the normalised weights (rounded to f16 against an
-// F16 cache, as llama.cpp does) a chunk at a time in workgroup memory and
-// accumulates the values. Each pass scores SCH rows at a time, SLANES
-// threads to a row (kpart: decode's scores, bit for bit), so a thread waits
-// out a few batched loads a row group rather than a load per element of
-// its own rows. Words: attentionKernelParams. The query, rounded like the
-// cache, sits in workgroup memory.
+// workgroup per (h, t), in one pass over the rows (online softmax, as
+// flash attention): each group of SCH rows is scored, SLANES threads to a
+// row (kpart: decode's scores, bit for bit), so a thread waits out a few
+// batched loads a row group rather than a load per element of its own
+// rows; the group's weights exp(score − m), m the largest score so far,
+// are added with their value rows to sums rescaled whenever m grows, and
+// the sums divided by the weights' sum at the end. The weights stay f32,
+// as in llama.cpp's Vulkan flash attention (its CPU backend, and ember's,
+// round the normalised weights to f16 against an F16 cache: the two
+// differ by at most 2^-11 of the largest value row; TestOpDivergence).
+// Words: attentionKernelParams. The query, rounded like the cache, sits
+// in workgroup memory.
 //!use common
 //!use expf
 //!use step
@@ -55,43 +59,35 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     workgroupBarrier();
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
-    let mine = li < SCH;
+    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
+    let vs = pu(P_VALUE_STRIDE);
+    // Value pair r of the thread, d = 2·li + 128·r, weighted by
+    // exp(score − m) for the largest score m so far, l the weights' sum.
+    var acc: array<vec2<f32>, PER / 2u>;
+    for (var r = 0u; r < PER / 2u; r++) { acc[r] = vec2<f32>(0.0); }
     var m = -3.4e38;
-    for (var j0 = 0u; j0 < n; j0 += SCH) {
-        group_scores(li, j0, n, kbase);
-        if (mine && j0 + li < n) { m = max(m, sc[li]); }
-    }
-    m = reduce_max(li, m);
     var l = 0.0;
     for (var j0 = 0u; j0 < n; j0 += SCH) {
         group_scores(li, j0, n, kbase);
-        if (mine && j0 + li < n) { l += expf(sc[li] - m); }
-    }
-    let inv = 1.0 / reduce_sum(li, l);
-    var acc: array<vec2<f32>, PER / 2u>;
-    for (var r = 0u; r < PER / 2u; r++) { acc[r] = vec2<f32>(0.0); }
-    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
-    let vs = pu(P_VALUE_STRIDE);
-    for (var c0 = 0u; c0 < n; c0 += CHUNK) {
-        let cn = min(CHUNK, n - c0);
-        for (var j0 = 0u; j0 < cn; j0 += SCH) {
-            group_scores(li, c0 + j0, n, kbase);
-            if (mine && j0 + li < cn) {
-                var p = expf(sc[li] - m) * inv;
-                if (HALF_CACHE) { p = half(p); }
-                w[j0 + li] = p;
-            }
-        }
+        let cn = min(SCH, n - j0);
+        var gm = m;
+        for (var i = 0u; i < cn; i++) { gm = max(gm, sc[i]); }
+        let alpha = expf(m - gm);
+        m = gm;
+        if (li < cn) { w[li] = expf(sc[li] - m); }
         workgroupBarrier();
-        // Thread li sums value pairs d = 2·li + 128·r over the chunk's rows
-        // in order, loading four rows before it adds them.
+        var gs = 0.0;
+        for (var i = 0u; i < cn; i++) { gs += w[i]; }
+        l = l * alpha + gs;
+        // Thread li sums value pairs over the group's rows in order,
+        // loading four rows before it adds them.
         for (var r = 0u; r < PER / 2u; r++) {
             let d = 2u * li + 128u * r;
             if (d < DV) {
-                var s = acc[r];
+                var s = acc[r] * alpha;
                 var j = 0u;
                 for (; j + 3u < cn; j += 4u) {
-                    let o = (c0 + j) * vs + vbase + d;
+                    let o = (j0 + j) * vs + vbase + d;
                     let v0 = vload2(o);
                     let v1 = vload2(o + vs);
                     let v2 = vload2(o + 2u * vs);
@@ -101,15 +97,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                     s += w[j + 2u] * v2;
                     s += w[j + 3u] * v3;
                 }
-                for (; j < cn; j++) { s += w[j] * vload2((c0 + j) * vs + vbase + d); }
+                for (; j < cn; j++) { s += w[j] * vload2((j0 + j) * vs + vbase + d); }
                 acc[r] = s;
             }
         }
-        workgroupBarrier();
     }
+    let inv = 1.0 / l;
     for (var r = 0u; r < PER / 2u; r++) {
         let d = 2u * li + 128u * r;
-        if (d < DV) { O[at(P_OUT, d, h, t, 0u)] = acc[r].x; }
-        if (d + 1u < DV) { O[at(P_OUT, d + 1u, h, t, 0u)] = acc[r].y; }
+        if (d < DV) { O[at(P_OUT, d, h, t, 0u)] = acc[r].x * inv; }
+        if (d + 1u < DV) { O[at(P_OUT, d + 1u, h, t, 0u)] = acc[r].y * inv; }
     }
 }

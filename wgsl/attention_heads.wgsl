@@ -28,7 +28,7 @@ const KSTEP = 2u * SLANES;
 @group(0) @binding(5) var<storage, read_write> O: array<f32>;
 
 var<workgroup> q4: array<Held4, MAXD>;
-var<workgroup> w4: array<vec4<f32>, CHUNK4>;
+var<workgroup> w4: array<vec4<f32>, SCH>;
 // The reductions' slots, and the lanes' partial scores between them
 // (WebGPU's 16 KiB of workgroup memory leaves no room for both).
 var<workgroup> red4: array<vec4<f32>, WG>;
@@ -117,48 +117,36 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     workgroupBarrier();
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
-    let mine = li < SCH;
-    var m = vec4<f32>(-3.4e38);
-    for (var j0 = 0u; j0 < n; j0 += SCH) {
-        group_scores4(li, j0, n, kbase);
-        if (mine && j0 + li < n) { m = max(m, sc4[li]); }
-    }
-    m = reduce4(li, m, true);
-    var l = vec4<f32>(0.0);
-    for (var j0 = 0u; j0 < n; j0 += SCH) {
-        group_scores4(li, j0, n, kbase);
-        if (mine && j0 + li < n) { l += expf4(sc4[li] - m); }
-    }
-    let inv = 1.0 / reduce4(li, l, false);
-    // Value pair r of the thread, d = 2·li + 128·r: its two dimensions'
-    // sums for the four heads.
+    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
+    let vs = pu(P_VALUE_STRIDE);
     var ax: array<vec4<f32>, PER / 2u>;
     var ay: array<vec4<f32>, PER / 2u>;
     for (var r = 0u; r < PER / 2u; r++) {
         ax[r] = vec4<f32>(0.0);
         ay[r] = vec4<f32>(0.0);
     }
-    let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
-    let vs = pu(P_VALUE_STRIDE);
-    for (var c0 = 0u; c0 < n; c0 += CHUNK4) {
-        let cn = min(CHUNK4, n - c0);
-        for (var j0 = 0u; j0 < cn; j0 += SCH) {
-            group_scores4(li, c0 + j0, n, kbase);
-            if (mine && j0 + li < cn) {
-                var p = expf4(sc4[li] - m) * inv;
-                if (HALF_CACHE) { p = vec4<f32>(half(p.x), half(p.y), half(p.z), half(p.w)); }
-                w4[j0 + li] = p;
-            }
-        }
+    var m = vec4<f32>(-3.4e38);
+    var l = vec4<f32>(0.0);
+    for (var j0 = 0u; j0 < n; j0 += SCH) {
+        group_scores4(li, j0, n, kbase);
+        let cn = min(SCH, n - j0);
+        var gm = m;
+        for (var i = 0u; i < cn; i++) { gm = max(gm, sc4[i]); }
+        let alpha = expf4(m - gm);
+        m = gm;
+        if (li < cn) { w4[li] = expf4(sc4[li] - m); }
         workgroupBarrier();
+        var gs = vec4<f32>(0.0);
+        for (var i = 0u; i < cn; i++) { gs += w4[i]; }
+        l = l * alpha + gs;
         for (var r = 0u; r < PER / 2u; r++) {
             let d = 2u * li + 128u * r;
             if (d < DV) {
-                var sx = ax[r];
-                var sy = ay[r];
+                var sx = ax[r] * alpha;
+                var sy = ay[r] * alpha;
                 var j = 0u;
                 for (; j + 3u < cn; j += 4u) {
-                    let o = (c0 + j) * vs + vbase + d;
+                    let o = (j0 + j) * vs + vbase + d;
                     let v0 = vload2(o);
                     let v1 = vload2(o + vs);
                     let v2 = vload2(o + 2u * vs);
@@ -173,7 +161,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                     sy += w4[j + 3u] * v3.y;
                 }
                 for (; j < cn; j++) {
-                    let v = vload2((c0 + j) * vs + vbase + d);
+                    let v = vload2((j0 + j) * vs + vbase + d);
                     sx += w4[j] * v.x;
                     sy += w4[j] * v.y;
                 }
@@ -181,19 +169,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 ay[r] = sy;
             }
         }
-        workgroupBarrier();
     }
+    let inv = 1.0 / l;
     for (var r = 0u; r < PER / 2u; r++) {
         let d = 2u * li + 128u * r;
         if (d < DV) {
-            let a = ax[r];
+            let a = ax[r] * inv;
             O[at(P_OUT, d, h0, t, 0u)] = a.x;
             O[at(P_OUT, d, h0 + 1u, t, 0u)] = a.y;
             O[at(P_OUT, d, h0 + 2u, t, 0u)] = a.z;
             O[at(P_OUT, d, h0 + 3u, t, 0u)] = a.w;
         }
         if (d + 1u < DV) {
-            let a = ay[r];
+            let a = ay[r] * inv;
             O[at(P_OUT, d + 1u, h0, t, 0u)] = a.x;
             O[at(P_OUT, d + 1u, h0 + 1u, t, 0u)] = a.y;
             O[at(P_OUT, d + 1u, h0 + 2u, t, 0u)] = a.z;

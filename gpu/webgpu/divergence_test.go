@@ -132,7 +132,11 @@ func TestOpDivergence(t *testing.T) {
 					stats[key] = st
 					order = append(order, key)
 				}
-				st.add(floats(x.Root().Type, rootBytes(t, x)), floats(x.Root().Type, rootBytes(t, wop.Outputs()[j])))
+				top := 0.0
+				if a, ok := op.(*gpu.Attention); ok {
+					top = largestValue(t, a)
+				}
+				st.add(floats(x.Root().Type, rootBytes(t, x)), floats(x.Root().Type, rootBytes(t, wop.Outputs()[j])), top)
 				if chain && force[op.OpName()] {
 					_ = wop.Outputs()[j].Root().Buf.Write(0, rootBytes(t, x))
 				}
@@ -156,7 +160,12 @@ func TestOpDivergence(t *testing.T) {
 		}
 		bound := 2e-6
 		if _, ok := st.op.(*gpu.Attention); ok {
-			bound = 1e-4
+			// Against the largest |value| (largestValue): a weight rounded
+			// to f16 by one backend and kept f32 by the other (WebGPU's
+			// prefill) moves by at most 2^-11 of itself, and where last-bit
+			// score differences put the two on neighbouring f16 values, by
+			// one f16 ulp, 2^-10; the weights sum to one.
+			bound = 0x1p-10
 		}
 		if st.ints && st.differ > 0 || st.worst > bound {
 			t.Errorf("%s: WebGPU differs from the CPU by %.2e of the largest value (%d of %d values), want at most %.0e", k, st.worst, st.differ, st.n, bound)
@@ -252,14 +261,17 @@ func floats(typ gguf.TensorType, b []byte) []float64 {
 type opStat struct {
 	op             gpu.Op
 	ints           bool    // integer values (ids), which must be equal
-	worst          float64 // largest difference over the largest |CPU value| of its step
+	worst          float64 // largest difference over the largest |CPU value| of its step (attention: |value row element|)
 	n, differ, big int
 }
 
-func (s *opStat) add(want, got []float64) {
-	var top float64
-	for _, v := range want {
-		top = math.Max(top, math.Abs(v))
+// add gathers one step's output; differences count against top, or where
+// top is 0, against the largest |CPU value|.
+func (s *opStat) add(want, got []float64, top float64) {
+	if top == 0 {
+		for _, v := range want {
+			top = math.Max(top, math.Abs(v))
+		}
 	}
 	for i, v := range want {
 		d := math.Abs(got[i] - v)
@@ -274,4 +286,21 @@ func (s *opStat) add(want, got []float64) {
 			}
 		}
 	}
+}
+
+// largestValue is the largest |element| of the value rows an attention op
+// reads on the CPU (the cache's, or the keys' where values are a prefix
+// of them): the scale of its outputs' rounding. It takes the whole cache,
+// rows not yet attended included, which can only loosen the bound a
+// little (the same random model fills them).
+func largestValue(t *testing.T, a *gpu.Attention) float64 {
+	v := a.CacheV
+	if a.VFromK {
+		v = a.CacheK
+	}
+	var top float64
+	for _, x := range floats(v.Root().Type, rootBytes(t, v)) {
+		top = math.Max(top, math.Abs(x))
+	}
+	return top
 }
