@@ -3,9 +3,9 @@
 // same numbers: mode 0, 8-bit blocks of 32 with an f16 scale (Q8_0, Q8_1);
 // mode 1, 8-bit blocks of 256 with an f32 scale from the signed extreme
 // (Q8_K); mode 2, f16; mode 3, unchanged (a packed copy); the results as
-// floats, packed {K, rows}. Mode 4 is mode 0's rounding as the integer
-// matvecs read it: 8-bit integers, scales and sums (round_store). One thread per value and 256 a
-// workgroup, so a block's extreme is a workgroup reduction rather than a
+// floats, packed {K, rows}. Modes 4 and 5 (the packed integers the
+// integer products read, round_store) take quantize_packed.wgsl, a run of
+// values a thread. One thread per value and 256 a workgroup, so a block's extreme is a workgroup reduction rather than a
 // serial loop (K is whole blocks, so blocks never straddle workgroups).
 // A second tensor (X2 into Y2, in the same mode) may follow in the same
 // dispatch from workgroup P_GROUPS on: the input of the next product,

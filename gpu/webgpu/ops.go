@@ -1040,7 +1040,13 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	}
 	rows := B * T
 	q := roundedTensor(in.Name, K, rows)
-	groups := (rows*K + 255) / 256
+	// quantize_act takes a value a thread, quantize_packed (the packed
+	// modes) a run of 32.
+	kernel, per := "quantize_act", 1
+	if mode >= packedQ8 {
+		kernel, per = "quantize_packed", 32
+	}
+	groups := (rows*K/per + 255) / 256
 	p := quantizeActParams{First: quantSide{K, rows, B, l}, Second: quantSide{D1: 1}, Block: bs, Mode: mode, Groups: groups}
 	// Without a partner the second tensor is the first again, its
 	// bindings merged into the first's and its workgroups none.
@@ -1050,9 +1056,9 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	if pair != nil {
 		ts[2], ts[3] = pair, roundedTensor(pair.Name, K2, 1)
 		p.Second = quantSide{K2, 1, 1, pl}
-		total = groups + (K2+255)/256
+		total = groups + (K2/per+255)/256
 	}
-	if err := c.dispatch("quantize_act", "", p, false, ts, total); err != nil {
+	if err := c.dispatch(kernel, "", p, false, ts, total); err != nil {
 		return nil, l, err
 	}
 	ql := roundedLoc(K, B)

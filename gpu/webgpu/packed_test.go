@@ -18,7 +18,7 @@ import (
 // block's scale, and its sums. Against the CPU's rounding (quant.QuantizeAct)
 // of the same random rows, an all-zero block among them: every scale the
 // same bits, every integer the same, and every sum the sum of its
-// integers. (WGSL's division may differ from IEEE's by a few ulps, which
+// integers; blocks whose largest magnitude is tied take the first. (WGSL's division may differ from IEEE's by a few ulps, which
 // moves a value lying that close to a half step; the chance is below 1e-4
 // a value, and these rows have none: a mismatch here is a packing fault.)
 func TestPackedActivations(t *testing.T) {
@@ -35,6 +35,11 @@ func TestPackedActivations(t *testing.T) {
 			for i := 256; i < 288; i++ {
 				x[i] = 0 // a zero block in both roundings
 			}
+			// Ties of the largest magnitude, the negative value first:
+			// Q8_K's scale takes the sign of the first (within a run of
+			// 32, and across runs of a super-block).
+			x[10], x[20] = -40, 40
+			x[520], x[700] = -40, 40
 			got, err := webgpu.PackedActivations(be, wt, K, x)
 			if err != nil {
 				t.Fatal(err)

@@ -194,6 +194,7 @@ var kernelParams = map[string]reflect.Type{
 	"rmsnorm":              reflect.TypeFor[rmsNormParams](),
 	"rmsnorm_round":        reflect.TypeFor[rmsNormRoundParams](),
 	"quantize_act":         reflect.TypeFor[quantizeActParams](),
+	"quantize_packed":      reflect.TypeFor[quantizeActParams](),
 	"rope":                 reflect.TypeFor[ropeKernelParams](),
 	"route":                reflect.TypeFor[routeParams](),
 	"weighted_sum":         reflect.TypeFor[weightedSumParams](),
