@@ -57,11 +57,12 @@ func RoundMode(wt gpu.Type, K int) (mode, bs int, err error) { return roundMode(
 // TiledFrom is the fewest tokens whose products take the tiled kernel.
 const TiledFrom = tiledFrom
 
-// PackedActivations rounds rows of K activations x as the matvecs of
-// weights of type wt read them (quantize_act, in roundMode's mode) and
-// returns the rounded rows' bytes, K words a row: what the products read,
-// copied out bit for bit.
-func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32) ([]byte, error) {
+// PackedActivations rounds rows of K activations x as the products of
+// weights of type wt read them (roundMode's mode: quantize_packed where
+// tiled, as a prompt's tiled products take them, else quantize_act, as a
+// decode step's matvecs do) and returns the rounded rows' bytes, K words
+// a row: what the products read, copied out bit for bit.
+func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32, tiled bool) ([]byte, error) {
 	b := be.(*Backend)
 	rows := len(x) / K
 	in, err := b.Alloc("x", tF32, gpu.Shape4(K, rows))
@@ -91,7 +92,7 @@ func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32) ([]byte,
 		return nil, err
 	}
 	l.tokensThird()
-	q, _, err := c.roundActivations(x0, l, wt, K, 1, rows, false)
+	q, _, err := c.roundActivations(x0, l, wt, K, 1, rows, tiled)
 	if err != nil {
 		return nil, err
 	}

@@ -1041,9 +1041,12 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	rows := B * T
 	q := roundedTensor(in.Name, K, rows)
 	// quantize_act takes a value a thread, quantize_packed (the packed
-	// modes) a run of 32.
+	// modes) a run of 32: faster over a prompt's rows, slower over a
+	// decode step's one, whose few workgroups then wait out a thread's
+	// 32 values one after another (bench/JOURNAL.md). The tiled products
+	// are the prompt's.
 	kernel, per := "quantize_act", 1
-	if mode >= packedQ8 {
+	if mode >= packedQ8 && tiled {
 		kernel, per = "quantize_packed", 32
 	}
 	groups := (rows*K/per + 255) / 256

@@ -40,18 +40,21 @@ func TestPackedActivations(t *testing.T) {
 			// 32, and across runs of a super-block).
 			x[10], x[20] = -40, 40
 			x[520], x[700] = -40, 40
-			got, err := webgpu.PackedActivations(be, wt, K, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for r := range rows {
-				ref := make([]byte, quant.ActBytes(wt, K))
-				quant.QuantizeAct(wt, x[r*K:(r+1)*K], ref)
-				row := got[4*K*r : 4*K*(r+1)]
-				if wt == gguf.Q4_0 {
-					checkPackedQ8_0(t, r, row, ref, K)
-				} else {
-					checkPackedQ8K(t, r, row, ref, K)
+			// quantize_act (the matvecs') and quantize_packed (the tiles').
+			for _, tiled := range []bool{false, true} {
+				got, err := webgpu.PackedActivations(be, wt, K, x, tiled)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for r := range rows {
+					ref := make([]byte, quant.ActBytes(wt, K))
+					quant.QuantizeAct(wt, x[r*K:(r+1)*K], ref)
+					row := got[4*K*r : 4*K*(r+1)]
+					if wt == gguf.Q4_0 {
+						checkPackedQ8_0(t, r, row, ref, K)
+					} else {
+						checkPackedQ8K(t, r, row, ref, K)
+					}
 				}
 			}
 		})
