@@ -4,6 +4,7 @@ package webgpu
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"github.com/oliverbestmann/webgpu/wgpu"
@@ -124,4 +125,102 @@ func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32, tiled bo
 	}
 	got := make([]byte, 4*len(x))
 	return got, out.Read(0, got)
+}
+
+// NormPacked normalises rows of n activations x with weight as a prompt's
+// or a decode step's RMSNorm does when a product of weights of type wt
+// reads its output (rmsnorm_packed for T rows a tiled product takes, else
+// rmsnorm_round) and returns the normed rows and their packed rounding,
+// n words a row, copied out bit for bit.
+func NormPacked(be gpu.Backend, wt gpu.Type, n int, x, weight []float32) ([]float32, []byte, error) {
+	b := be.(*Backend)
+	rows := len(x) / n
+	upload := func(name string, v []float32, shape [4]int) (gpu.Buffer, error) {
+		buf, err := b.Alloc(name, tF32, shape)
+		if err != nil {
+			return nil, err
+		}
+		raw := make([]byte, 4*len(v))
+		for i, f := range v {
+			binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(f))
+		}
+		return buf, buf.Write(0, raw)
+	}
+	in, err := upload("x", x, gpu.Shape4(n, rows))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer in.(*buffer).release()
+	wb, err := upload("weight", weight, gpu.Shape4(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer wb.(*buffer).release()
+	wq, err := b.Alloc("wq", wt, gpu.Shape4(n, 32))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer wq.(*buffer).release()
+	normedOut, err := b.Alloc("normed", tF32, gpu.Shape4(n, rows))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer normedOut.(*buffer).release()
+	packedOut, err := b.Alloc("packed", tF32, gpu.Shape4(n, rows))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer packedOut.(*buffer).release()
+	g := gpu.NewGraph("norm", rows)
+	c := &compiler{be: b, g: g, p: &program{be: b, name: g.Name}, buffers: map[*gpu.Tensor]*wgpu.Buffer{},
+		rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}}
+	defer c.p.release()
+	normed := g.New("normed", tF32, n, rows)
+	norm := &gpu.RMSNorm{In: g.Bind("x", in), Weight: g.Bind("weight", wb), Out: normed, Eps: 1e-5}
+	// The product after it, never lowered: what makes the norm round.
+	c.op, c.rest = norm, []gpu.Op{&gpu.MatMul{W: g.Bind("wq", wq), In: normed, Out: g.New("y", tF32, 32, rows)}}
+	if err := c.lowerRMSNorm(norm); err != nil {
+		return nil, nil, err
+	}
+	if len(c.rounded) != 1 {
+		return nil, nil, fmt.Errorf("the norm left %d rounded copies, want 1", len(c.rounded))
+	}
+	for _, r := range c.rounded {
+		if err := c.lowerCopy(&gpu.Copy{In: g.View("rounded", r.t, 0, r.t.Shape, nil), Out: g.Bind("packed", packedOut)}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := c.lowerCopy(&gpu.Copy{In: normed, Out: g.Bind("normed.out", normedOut)}); err != nil {
+		return nil, nil, err
+	}
+	enc, err := b.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	c.p.encode(pass)
+	if err := pass.TryEnd(); err != nil {
+		return nil, nil, err
+	}
+	pass.Release()
+	cmd, err := enc.TryFinish(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer cmd.Release()
+	b.queue.Submit(cmd)
+	if err := b.wait(); err != nil {
+		return nil, nil, err
+	}
+	raw := make([]byte, 4*len(x))
+	if err := normedOut.Read(0, raw); err != nil {
+		return nil, nil, err
+	}
+	out := make([]float32, len(x))
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	packed := make([]byte, 4*len(x))
+	return out, packed, packedOut.Read(0, packed)
 }

@@ -109,7 +109,14 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		rows := o.In.Rows()
 		q := roundedTensor(o.Out.Name, n, rows)
 		pr := rmsNormRoundParams{p, bs, mode}
-		if err := c.dispatch("rmsnorm_round", "", pr, false, []*gpu.Tensor{o.In, w, o.Out, q}, rows*((n+255)/256)); err != nil {
+		// A prompt's many rows packed for the tiled products take a
+		// workgroup a row (rmsnorm_packed); a decode step's few rows
+		// spread over more workgroups, a value a thread (rmsnorm_round).
+		kernel, groups := "rmsnorm_round", rows*((n+255)/256)
+		if mode >= packedQ8 && c.tiled(rows) {
+			kernel, groups = "rmsnorm_packed", rows
+		}
+		if err := c.dispatch(kernel, "", pr, false, []*gpu.Tensor{o.In, w, o.Out, q}, groups); err != nil {
 			return err
 		}
 		c.rounded[roundKeyOf(o.Out, mode, 1)] = roundedAct{q, roundedLoc(n, 1)}

@@ -4,6 +4,7 @@ package webgpu_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -58,6 +59,58 @@ func TestPackedActivations(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A norm whose output a quantized product reads writes that rounding
+// too: rmsnorm_packed for a prompt's rows (a workgroup a row, a run of 32
+// values a thread), rmsnorm_round for a decode step's. Each packs the
+// norm's own output as the CPU packs it (quant.QuantizeAct of the same
+// floats): scales, integers and sums, tied extremes taking the first.
+// 2304 values are nine runs of 256,
+// so the packed kernel's second round of runs is partial.
+func TestNormPacked(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	const n = 2304
+	for _, wt := range []gguf.TensorType{gguf.Q4_0, gguf.Q4_K} {
+		for _, rows := range []int{2, webgpu.TiledFrom + 1} {
+			t.Run(fmt.Sprintf("%s/%d", wt, rows), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(wt), uint64(rows)))
+				x := make([]float32, n*rows)
+				for i := range x {
+					x[i] = float32(rng.NormFloat64())
+				}
+				w := make([]float32, n)
+				for i := range w {
+					w[i] = float32(0.5 + rng.Float64())
+				}
+				w[5], w[17] = 0, 0 // zeroed values among a run's
+				// Tied extremes, the negative first, within a run and
+				// across the runs of a super-block (as in
+				// TestPackedActivations).
+				for _, i := range []int{10, 20, 520, 700} {
+					w[i] = 1
+				}
+				for r := range rows {
+					x[r*n+10], x[r*n+20], x[r*n+520], x[r*n+700] = -40, 40, -40, 40
+				}
+				normed, got, err := webgpu.NormPacked(be, wt, n, x, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for r := range rows {
+					ref := make([]byte, quant.ActBytes(wt, n))
+					quant.QuantizeAct(wt, normed[r*n:(r+1)*n], ref)
+					row := got[4*n*r : 4*n*(r+1)]
+					if wt == gguf.Q4_0 {
+						checkPackedQ8_0(t, r, row, ref, n)
+					} else {
+						checkPackedQ8K(t, r, row, ref, n)
+					}
+				}
+			})
+		}
 	}
 }
 

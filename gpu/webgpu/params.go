@@ -193,6 +193,7 @@ var kernelParams = map[string]reflect.Type{
 	"kv_store":             reflect.TypeFor[kvStoreParams](),
 	"rmsnorm":              reflect.TypeFor[rmsNormParams](),
 	"rmsnorm_round":        reflect.TypeFor[rmsNormRoundParams](),
+	"rmsnorm_packed":       reflect.TypeFor[rmsNormRoundParams](),
 	"quantize_act":         reflect.TypeFor[quantizeActParams](),
 	"quantize_packed":      reflect.TypeFor[quantizeActParams](),
 	"rope":                 reflect.TypeFor[ropeKernelParams](),
