@@ -47,16 +47,7 @@ func TestPackedActivations(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for r := range rows {
-					ref := make([]byte, quant.ActBytes(wt, K))
-					quant.QuantizeAct(wt, x[r*K:(r+1)*K], ref)
-					row := got[4*K*r : 4*K*(r+1)]
-					if wt == gguf.Q4_0 {
-						checkPackedQ8_0(t, r, row, ref, K)
-					} else {
-						checkPackedQ8K(t, r, row, ref, K)
-					}
-				}
+				checkPackedRows(t, wt, K, x, got)
 			}
 		})
 	}
@@ -99,17 +90,24 @@ func TestNormPacked(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for r := range rows {
-					ref := make([]byte, quant.ActBytes(wt, n))
-					quant.QuantizeAct(wt, normed[r*n:(r+1)*n], ref)
-					row := got[4*n*r : 4*n*(r+1)]
-					if wt == gguf.Q4_0 {
-						checkPackedQ8_0(t, r, row, ref, n)
-					} else {
-						checkPackedQ8K(t, r, row, ref, n)
-					}
-				}
+				checkPackedRows(t, wt, n, normed, got)
 			})
+		}
+	}
+}
+
+// checkPackedRows compares rows of K values x packed for weights of type
+// wt (got, K words a row) with the CPU's rounding of the same values.
+func checkPackedRows(t *testing.T, wt gguf.TensorType, K int, x []float32, got []byte) {
+	t.Helper()
+	for r := range len(x) / K {
+		ref := make([]byte, quant.ActBytes(wt, K))
+		quant.QuantizeAct(wt, x[r*K:(r+1)*K], ref)
+		row := got[4*K*r : 4*K*(r+1)]
+		if wt == gguf.Q4_0 {
+			checkPackedQ8_0(t, r, row, ref, K)
+		} else {
+			checkPackedQ8K(t, r, row, ref, K)
 		}
 	}
 }
