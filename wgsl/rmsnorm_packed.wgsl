@@ -3,18 +3,25 @@
 // rmsnorm_round does the same with a workgroup per 256 values, each
 // re-summing the whole row and rounding a value a thread through atomics
 // and barriers; over a prompt's many rows one workgroup a row, summing it
-// once, with a run of 32 values a thread (pack_run, as quantize_packed),
-// does less. The same norm and the same packed words, bit for bit.
+// once, with a run of 32 values a thread as quantize_packed.wgsl rounds
+// them, does less. The same norm and the same packed words, bit for bit.
 // Words: rmsNormRoundParams (Block is unused).
 //!use common
 //!use rms_scale
-//!use pack_run
+//!use round_q8
 @group(0) @binding(2) var<storage, read> X: array<f32>;
 @group(0) @binding(3) var<storage, read> Wt: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 @group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
 const NT = 256u;
+
+// Each run's largest magnitude and the first value of that magnitude, as
+// in quantize_packed.wgsl.
+var<workgroup> run_max: array<f32, NT>;
+var<workgroup> run_first: array<f32, NT>;
+
+struct Run { v: array<f32, 32> }
 
 @compute @workgroup_size(NT)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -33,6 +40,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         let run = k0 + li;
         let live = run < runs;
         var x: Run;
+        var m = 0.0;
+        var first = 0.0;
         if (live) {
             for (var j = 0u; j < 32u; j++) {
                 let i = 32u * run + j;
@@ -40,19 +49,58 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 if (pu(P_HAS_WEIGHT) != 0u) { y *= Wt[at(P_WEIGHT, i, 0u, 0u, 0u)]; }
                 O[at(P_OUT, i, i1, i2, i3)] = y;
                 x.v[j] = y;
+                let a = abs(y);
+                if (a > m) {
+                    m = a;
+                    first = y;
+                }
             }
         }
-        let e = run_extreme(x);
-        put_extreme(li, e);
+        run_max[li] = m;
+        run_first[li] = first;
         workgroupBarrier();
         if (live) {
-            var b = e;
-            if (mode != 4u) { b = super_extreme(li); }
-            let p = pack_run(x, b, mode);
-            for (var w = 0u; w < 8u; w++) { Y[o + 8u * run + w] = p.words[w]; }
-            let hw = head_words(p, n, run, mode);
-            for (var i = 0u; i < 3u; i++) {
-                if (hw[i].x != NO_WORD) { Y[o + hw[i].x] = hw[i].y; }
+            if (mode == 4u) {
+                let s = q8_scales(m, first, 0u);
+                var sum = 0;
+                for (var w = 0u; w < 8u; w++) {
+                    let a = q8_int(x.v[4u * w], s);
+                    let b = q8_int(x.v[4u * w + 1u], s);
+                    let c = q8_int(x.v[4u * w + 2u], s);
+                    let d = q8_int(x.v[4u * w + 3u], s);
+                    sum += a + b + c + d;
+                    Y[o + 8u * run + w] = pack_q8(a, b, c, d);
+                }
+                let head = o + n / 4u + 2u * run;
+                Y[head] = bitcast<u32>(s.x);
+                Y[head + 1u] = bitcast<u32>(f32(sum));
+            } else {
+                // The super-block's eight runs are threads li & ~7 .. +7
+                // (n and NT are whole super-blocks of runs).
+                let b0 = li & ~7u;
+                var bm = 0.0;
+                var bv = 0.0;
+                for (var j = 0u; j < 8u; j++) {
+                    if (run_max[b0 + j] > bm) {
+                        bm = run_max[b0 + j];
+                        bv = run_first[b0 + j];
+                    }
+                }
+                let s = q8_scales(bm, bv, 1u);
+                var sums = vec2<i32>(0);
+                for (var w = 0u; w < 8u; w++) {
+                    let a = q8k_int(x.v[4u * w], s);
+                    let b = q8k_int(x.v[4u * w + 1u], s);
+                    let c = q8k_int(x.v[4u * w + 2u], s);
+                    let d = q8k_int(x.v[4u * w + 3u], s);
+                    if (w < 4u) { sums.x += a + b + c + d; } else { sums.y += a + b + c + d; }
+                    Y[o + 8u * run + w] = pack_q8(a, b, c, d);
+                }
+                let head = o + n / 4u + 20u * (run / 8u);
+                let h = 2u * (run % 8u);
+                Y[head + 4u + h] = bitcast<u32>(sums.x);
+                Y[head + 5u + h] = bitcast<u32>(sums.y);
+                if (run % 8u == 0u) { Y[head] = bitcast<u32>(s.x); }
             }
         }
         workgroupBarrier();
