@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Session 6, call 7: packed rounding a run of 32 a thread (qp, quantize_packed)
+# against main (d73c3c2): pp512 and decode.
+set -u
+for f in .gl/*.deb; do dpkg -x $f / ; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+V="main qp"
+D=/tmp/d; mkdir -p $D; for v in $V; do xz -dc .dev29/ember-$v.xz > $D/ember-$v; chmod +x $D/ember-$v; done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+W=/tmp/m; mkdir -p $W
+M="glm-4.7-flash deepseek-v2-lite llama3.1:8b llama3.2:1b"
+for s in $M; do $D/ember-main synth --shape $s --type Q4_0 --seed 1 -o $W/${s//:/-}.gguf >/dev/null 2>&1 & done
+$D/ember-main synth --shape llama3.1:8b --type Q4_K_M --seed 1 -o $W/8b-q4km.gguf >/dev/null 2>&1 &
+wait
+echo "synth at $SECONDS s"
+js() { python3 -c 'import json,sys; j=json.load(sys.stdin); print(round(j["prefill_mean"],1), round(j["decode_mean"],1))'; }
+for r in 1 2; do for s in $M 8b-q4km; do m=${s//:/-}; for v in $V; do
+  echo "== $m $v: $(timeout 60 $D/ember-$v bench --backend webgpu --model $W/$m.gguf -p 512 -n 32 -r 2 --json 2>/dev/null | tail -1 | js 2>&1 | tail -1)"
+done; done; echo "round $r at $SECONDS s"; done
