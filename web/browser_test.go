@@ -288,12 +288,15 @@ type tabResult struct {
 	Stats  wire.GenStats
 }
 
-// tabGenerate runs ember.generate in the page with a raw prompt.
+// tabGenerate runs ember.generate in the page with a raw prompt. The
+// tokens are those the events carry: the last event may carry text alone
+// (bytes held back until a character completes, flushed at the end), as
+// the wire protocol allows.
 func tabGenerate(t *testing.T, ctx context.Context, prompt string, n int) tabResult {
 	t.Helper()
 	return jsRun[tabResult](t, ctx, 60*time.Second, fmt.Sprintf(`(async () => {
 		const tokens = [];
-		const r = await ember.generate({prompt: %q, raw: true, options: {max_tokens: %d, temperature: 0}, onToken: (ev) => tokens.push(ev.token)});
+		const r = await ember.generate({prompt: %q, raw: true, options: {max_tokens: %d, temperature: 0}, onToken: (ev) => { if (ev.token !== undefined) tokens.push(ev.token); }});
 		return {text: r.text, tokens, stats: r.stats};
 	})()`, prompt, n))
 }
