@@ -55,7 +55,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var si = p % S;
     if (pu(P_IN_ROWS) == 1u) { si = 0u; }
     let xo = at(P_IN, 0u, si, p / S, 0u);
-    let acc = tile_product(li, rb, xo, pu(P_IN + 1u));
+    let acc = tile_product(li, rb, xo, pu(P_IN + 1u), count - j0);
     let mb = block(li);
     let n = n0 + 4u * mb.x;
     let j = j0 + 4u * mb.y;

@@ -51,7 +51,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     // dropped.
     let rb = pu(P_BASE) + (b * N + min(n0 + loaded(li), N - 1u)) * pu(P_ROW_BYTES);
     let xo = at(P_IN, 0u, b, min(t0 + loaded(li), T - 1u), 0u);
-    let acc = tile_product(li, rb, xo, pu(P_IN + 1u));
+    let acc = tile_product(li, rb, xo, pu(P_IN + 1u), T - t0);
     let mb = block(li);
     let n = n0 + 4u * mb.x;
     let t = t0 + 4u * mb.y;

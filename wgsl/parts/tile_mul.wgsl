@@ -30,8 +30,10 @@ fn x_at(xo: u32, xs0: u32, k: u32) -> f32 {
 
 // tile_product is thread li's block of the tile. For the loads, thread li
 // brings the row loaded(li) (at byte rb of W) and that column (at element
-// xo of X, elements xs0 apart). Call it from uniform control flow.
-fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
+// xo of X, elements xs0 apart). A thread whose columns all lie from live
+// on (repeats of the last, dropped) multiplies nothing. Call it from
+// uniform control flow.
+fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
     let K = pu(P_K);
     let lr = loaded(li);
     let lp = li % 4u;
@@ -69,7 +71,7 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
         var p1 = vec4<f32>(0.0);
         var p2 = vec4<f32>(0.0);
         var p3 = vec4<f32>(0.0);
-        for (var kk = 0u; kk < TK; kk++) {
+        for (var kk = 0u; kk < TK && 4u * mt < live; kk++) {
             let a = ws[kk * QUADS + mr];
             let b = xs[kk * QUADS + mt];
             p0 += a * b.x;

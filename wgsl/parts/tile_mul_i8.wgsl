@@ -74,9 +74,11 @@ fn store_part(ws: u32, ss: u32, sb: u32, lr: u32, lp: u32, p: Part) {
 
 // tile_product is thread li's block of the tile. For the loads, thread li
 // brings part li % 4 of row loaded(li) (at byte rb of W) and of that
-// column (the packed row at word xo of X). Call it from uniform control
-// flow.
-fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
+// column (the packed row at word xo of X). Columns from live on repeat
+// the last and their sums are dropped: a thread whose block lies past
+// them multiplies nothing (a MoE expert's tile is often half full). Call
+// it from uniform control flow.
+fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
     let K = pu(P_K);
     let lr = loaded(li);
     let lp = li % 4u;
@@ -105,7 +107,7 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32) -> Acc {
             p0 = load_part(rb, xo, K, b0 + SB, lp);
             p1 = load_part(rb, xo, K, b0 + SB + 1u, lp);
         }
-        for (var sb = 0u; sb < SB; sb++) {
+        for (var sb = 0u; sb < SB && 4u * mb.y < live; sb++) {
             // The block's integer sums, column by column (named, and
             // zeroed here: a var declared in the loop may keep its last
             // value).
