@@ -14,9 +14,6 @@
 //!decode
 const WG = 64u;
 const PER = MAXD / WG; // output values per thread
-// Weights a chunk: the value pass walks them in order across chunks, so
-// the chunk's size changes no sum.
-const CHUNK4 = 256u;
 // attend.wgsl's row groups: SCH rows at a time, SLANES threads to a row,
 // a lane's pairs KSTEP apart.
 const SCH = 16u;
@@ -29,8 +26,7 @@ const KSTEP = 2u * SLANES;
 
 var<workgroup> q4: array<Held4, MAXD>;
 var<workgroup> w4: array<vec4<f32>, SCH>;
-// The reductions' slots, and the lanes' partial scores between them
-// (WebGPU's 16 KiB of workgroup memory leaves no room for both).
+// The lanes' partial scores of a row group, then its scores and weights.
 var<workgroup> red4: array<vec4<f32>, WG>;
 var<workgroup> sc4: array<vec4<f32>, SCH>;
 
@@ -82,22 +78,6 @@ fn group_scores4(li: u32, j0: u32, n: u32, kbase: u32) {
 }
 
 fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), expf(x.z), expf(x.w)); }
-
-// reduce4 is workgroup_reduce's tree, lane by lane: the maximum where
-// take_max, else the sum. Call from uniform control flow.
-fn reduce4(li: u32, x: vec4<f32>, take_max: bool) -> vec4<f32> {
-    red4[li] = x;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s >>= 1u) {
-        if (li < s) {
-            if (take_max) { red4[li] = max(red4[li], red4[li + s]); } else { red4[li] += red4[li + s]; }
-        }
-        workgroupBarrier();
-    }
-    let r = red4[0];
-    workgroupBarrier();
-    return r;
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {

@@ -1,6 +1,6 @@
 // tile_mul.wgsl's tile product for the weight types whose matvecs take
-// integer dot products (Q4_0, Q8_0, Q4_K; the loader, tile_TYPE, swaps it
-// in): a slice of K is one block of 32 values (a Q4_K sub-block), held in
+// integer dot products (Q4_0, Q8_0, Q4_K, Q5_K; the loader, tile_TYPE,
+// swaps it in): a block is 32 values (a k-quant's sub-block), held in
 // workgroup memory as 8-bit integers, the weights' as load_w gives them
 // and the activations' as quantize_act packs them (mode 4, or 5 for the
 // k-quants), with each row's and column's scales (load_dm, load_xdm). A
@@ -10,7 +10,7 @@
 // sum where the type has minimums (HAS_MIN): the matvec's arithmetic.
 //!use common
 //!use tile_shape
-// The slices as [word][quad]: word j of a thread's four rows (columns) is
+// The blocks as [word][quad]: word j of a thread's four rows (columns) is
 // one vec4, so the inner loop reads two vectors for sixteen dot products.
 // A word's rows sit QSTRIDE quads apart, one quad more than the tile's
 // 16, so the words four threads of a row store together fall in
