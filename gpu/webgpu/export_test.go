@@ -66,18 +66,11 @@ const TiledFrom = tiledFrom
 func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32, tiled bool) ([]byte, error) {
 	b := be.(*Backend)
 	rows := len(x) / K
-	in, err := b.Alloc("x", tF32, gpu.Shape4(K, rows))
+	in, err := b.newF32("x", x, gpu.Shape4(K, rows))
 	if err != nil {
 		return nil, err
 	}
 	defer in.(*buffer).release()
-	raw := make([]byte, 4*len(x))
-	for i, v := range x {
-		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
-	}
-	if err := in.Write(0, raw); err != nil {
-		return nil, err
-	}
 	out, err := b.Alloc("out", tF32, gpu.Shape4(K, rows))
 	if err != nil {
 		return nil, err
@@ -103,24 +96,7 @@ func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32, tiled bo
 	if err := c.lowerCopy(&gpu.Copy{In: qv, Out: g.Bind("out", out)}); err != nil {
 		return nil, err
 	}
-	enc, err := b.dev.TryCreateCommandEncoder(nil)
-	if err != nil {
-		return nil, err
-	}
-	defer enc.Release()
-	pass := enc.BeginComputePass(nil)
-	c.p.encode(pass)
-	if err := pass.TryEnd(); err != nil {
-		return nil, err
-	}
-	pass.Release()
-	cmd, err := enc.TryFinish(nil)
-	if err != nil {
-		return nil, err
-	}
-	defer cmd.Release()
-	b.queue.Submit(cmd)
-	if err := b.wait(); err != nil {
+	if err := b.runOnce(c.p); err != nil {
 		return nil, err
 	}
 	got := make([]byte, 4*len(x))
@@ -135,23 +111,12 @@ func PackedActivations(be gpu.Backend, wt gpu.Type, K int, x []float32, tiled bo
 func NormPacked(be gpu.Backend, wt gpu.Type, n int, x, weight []float32) ([]float32, []byte, error) {
 	b := be.(*Backend)
 	rows := len(x) / n
-	upload := func(name string, v []float32, shape [4]int) (gpu.Buffer, error) {
-		buf, err := b.Alloc(name, tF32, shape)
-		if err != nil {
-			return nil, err
-		}
-		raw := make([]byte, 4*len(v))
-		for i, f := range v {
-			binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(f))
-		}
-		return buf, buf.Write(0, raw)
-	}
-	in, err := upload("x", x, gpu.Shape4(n, rows))
+	in, err := b.newF32("x", x, gpu.Shape4(n, rows))
 	if err != nil {
 		return nil, nil, err
 	}
 	defer in.(*buffer).release()
-	wb, err := upload("weight", weight, gpu.Shape4(n))
+	wb, err := b.newF32("weight", weight, gpu.Shape4(n))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,24 +158,7 @@ func NormPacked(be gpu.Backend, wt gpu.Type, n int, x, weight []float32) ([]floa
 	if err := c.lowerCopy(&gpu.Copy{In: normed, Out: g.Bind("normed.out", normedOut)}); err != nil {
 		return nil, nil, err
 	}
-	enc, err := b.dev.TryCreateCommandEncoder(nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer enc.Release()
-	pass := enc.BeginComputePass(nil)
-	c.p.encode(pass)
-	if err := pass.TryEnd(); err != nil {
-		return nil, nil, err
-	}
-	pass.Release()
-	cmd, err := enc.TryFinish(nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer cmd.Release()
-	b.queue.Submit(cmd)
-	if err := b.wait(); err != nil {
+	if err := b.runOnce(c.p); err != nil {
 		return nil, nil, err
 	}
 	raw := make([]byte, 4*len(x))
@@ -223,4 +171,43 @@ func NormPacked(be gpu.Backend, wt gpu.Type, n int, x, weight []float32) ([]floa
 	}
 	packed := make([]byte, 4*len(x))
 	return out, packed, packedOut.Read(0, packed)
+}
+
+// newF32 allocates an F32 buffer of the shape and writes v into it.
+func (b *Backend) newF32(name string, v []float32, shape [4]int) (gpu.Buffer, error) {
+	buf, err := b.Alloc(name, tF32, shape)
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(f))
+	}
+	if err := buf.Write(0, raw); err != nil {
+		buf.(*buffer).release()
+		return nil, err
+	}
+	return buf, nil
+}
+
+// runOnce submits program p's kernels once and waits for them.
+func (b *Backend) runOnce(p *program) error {
+	enc, err := b.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	p.encode(pass)
+	if err := pass.TryEnd(); err != nil {
+		return err
+	}
+	pass.Release()
+	cmd, err := enc.TryFinish(nil)
+	if err != nil {
+		return err
+	}
+	defer cmd.Release()
+	b.queue.Submit(cmd)
+	return b.wait()
 }
