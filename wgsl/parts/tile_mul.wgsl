@@ -71,13 +71,15 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
         var p1 = vec4<f32>(0.0);
         var p2 = vec4<f32>(0.0);
         var p3 = vec4<f32>(0.0);
-        for (var kk = 0u; kk < TK && 4u * mt < live; kk++) {
-            let a = ws[kk * QUADS + mr];
-            let b = xs[kk * QUADS + mt];
-            p0 += a * b.x;
-            p1 += a * b.y;
-            p2 += a * b.z;
-            p3 += a * b.w;
+        if (4u * mt < live) {
+            for (var kk = 0u; kk < TK; kk++) {
+                let a = ws[kk * QUADS + mr];
+                let b = xs[kk * QUADS + mt];
+                p0 += a * b.x;
+                p1 += a * b.y;
+                p2 += a * b.z;
+                p3 += a * b.w;
+            }
         }
         a0 += p0;
         a1 += p1;

@@ -107,37 +107,40 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
             p0 = load_part(rb, xo, K, b0 + SB, lp);
             p1 = load_part(rb, xo, K, b0 + SB + 1u, lp);
         }
-        for (var sb = 0u; sb < SB && 4u * mb.y < live; sb++) {
-            // The block's integer sums, column by column (named, and
-            // zeroed here: a var declared in the loop may keep its last
-            // value).
-            s0 = vec4<i32>(0);
-            s1 = vec4<i32>(0);
-            s2 = vec4<i32>(0);
-            s3 = vec4<i32>(0);
-            let o = ws + sb * BLOCK_VECS;
-            for (var j = 0u; j < 8u; j++) {
-                let a = wi[o + j * QSTRIDE + mb.x];
-                let b = xi[o + j * QSTRIDE + mb.y];
-                s0 += dot4x4(a, b.x);
-                s1 += dot4x4(a, b.y);
-                s2 += dot4x4(a, b.z);
-                s3 += dot4x4(a, b.w);
-            }
-            let q = ss + sb * (TM / 4u);
-            let rd = wd[q + mb.x];
-            let cd = xd[q + mb.y];
-            a0 += rd * cd.x * vec4<f32>(s0);
-            a1 += rd * cd.y * vec4<f32>(s1);
-            a2 += rd * cd.z * vec4<f32>(s2);
-            a3 += rd * cd.w * vec4<f32>(s3);
-            if (HAS_MIN) {
-                let rm = wm[q + mb.x];
-                let cm = xm[q + mb.y];
-                a0 -= rm * cm.x;
-                a1 -= rm * cm.y;
-                a2 -= rm * cm.z;
-                a3 -= rm * cm.w;
+        // A constant count keeps the slice loop unrolled.
+        if (4u * mb.y < live) {
+            for (var sb = 0u; sb < SB; sb++) {
+                // The block's integer sums, column by column (named, and
+                // zeroed here: a var declared in the loop may keep its last
+                // value).
+                s0 = vec4<i32>(0);
+                s1 = vec4<i32>(0);
+                s2 = vec4<i32>(0);
+                s3 = vec4<i32>(0);
+                let o = ws + sb * BLOCK_VECS;
+                for (var j = 0u; j < 8u; j++) {
+                    let a = wi[o + j * QSTRIDE + mb.x];
+                    let b = xi[o + j * QSTRIDE + mb.y];
+                    s0 += dot4x4(a, b.x);
+                    s1 += dot4x4(a, b.y);
+                    s2 += dot4x4(a, b.z);
+                    s3 += dot4x4(a, b.w);
+                }
+                let q = ss + sb * (TM / 4u);
+                let rd = wd[q + mb.x];
+                let cd = xd[q + mb.y];
+                a0 += rd * cd.x * vec4<f32>(s0);
+                a1 += rd * cd.y * vec4<f32>(s1);
+                a2 += rd * cd.z * vec4<f32>(s2);
+                a3 += rd * cd.w * vec4<f32>(s3);
+                if (HAS_MIN) {
+                    let rm = wm[q + mb.x];
+                    let cm = xm[q + mb.y];
+                    a0 -= rm * cm.x;
+                    a1 -= rm * cm.y;
+                    a2 -= rm * cm.z;
+                    a3 -= rm * cm.w;
+                }
             }
         }
     }
