@@ -32,16 +32,40 @@ var<private> acc_up: array<f32, ROWS>;
 fn accumulate_pair(xo: u32, row0: u32, rows: u32, li: u32, base: u32, base_v: u32) {
     let rbytes = pu(ROW_BYTES_WORD);
     let units = pu(P_K) / BLOCK * PARTS;
+    let last = rows - 1u;
+    let r0 = row0 * rbytes;
+    let r1 = (row0 + min(1u, last)) * rbytes;
+    let r2 = (row0 + min(2u, last)) * rbytes;
+    let r3 = (row0 + min(3u, last)) * rbytes;
+    var a = load_acc();
+    var b = vec4<f32>(acc_up[0], 0.0, 0.0, 0.0);
+    if (ROWS > 1u) { b.y = acc_up[min(1u, ROWS - 1u)]; }
+    if (ROWS > 2u) { b.z = acc_up[min(2u, ROWS - 1u)]; }
+    if (ROWS > 3u) { b.w = acc_up[min(3u, ROWS - 1u)]; }
     for (var u = li; u < units; u += WG) {
         let blk = u / PARTS;
         let part = u % PARTS;
         let x = xpart(xo, blk, part);
-        for (var r = 0u; r < ROWS; r++) {
-            let row = (row0 + min(r, rows - 1u)) * rbytes;
-            acc[r] += dot_part(base + row, blk, part, x);
-            acc_up[r] += dot_part_V(base_v + row, blk, part, x);
+        a.x += dot_part(base + r0, blk, part, x);
+        b.x += dot_part_V(base_v + r0, blk, part, x);
+        if (ROWS > 1u) {
+            a.y += dot_part(base + r1, blk, part, x);
+            b.y += dot_part_V(base_v + r1, blk, part, x);
+        }
+        if (ROWS > 2u) {
+            a.z += dot_part(base + r2, blk, part, x);
+            b.z += dot_part_V(base_v + r2, blk, part, x);
+        }
+        if (ROWS > 3u) {
+            a.w += dot_part(base + r3, blk, part, x);
+            b.w += dot_part_V(base_v + r3, blk, part, x);
         }
     }
+    store_acc(a);
+    acc_up[0] = b.x;
+    if (ROWS > 1u) { acc_up[min(1u, ROWS - 1u)] = b.y; }
+    if (ROWS > 2u) { acc_up[min(2u, ROWS - 1u)] = b.z; }
+    if (ROWS > 3u) { acc_up[min(3u, ROWS - 1u)] = b.w; }
 }
 
 @compute @workgroup_size(THREADS)

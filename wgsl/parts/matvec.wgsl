@@ -26,15 +26,42 @@ var<private> acc: array<f32, ROWS>;
 // the activations at element xo to acc; only `rows` of them exist, and
 // those past it repeat the last (their sums are dropped). Row 0 starts at
 // byte base of the binding (a range of a tensor split across bindings).
+// The rows (at most four) are written out into a vector, each term added
+// in the order of a loop over them: a private array indexed in a loop
+// may be kept in memory by the driver (matvec_tokens measured that).
+const_assert ROWS <= 4u;
 fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
     let rbytes = pu(ROW_BYTES_WORD);
     let units = pu(P_K) / BLOCK * PARTS;
+    let last = rows - 1u;
+    let r0 = base + row0 * rbytes;
+    let r1 = base + (row0 + min(1u, last)) * rbytes;
+    let r2 = base + (row0 + min(2u, last)) * rbytes;
+    let r3 = base + (row0 + min(3u, last)) * rbytes;
+    var a = load_acc();
     for (var u = li; u < units; u += WG) {
         let blk = u / PARTS;
         let part = u % PARTS;
         let x = xpart(xo, blk, part);
-        for (var r = 0u; r < ROWS; r++) {
-            acc[r] += dot_part(base + (row0 + min(r, rows - 1u)) * rbytes, blk, part, x);
-        }
+        a.x += dot_part(r0, blk, part, x);
+        if (ROWS > 1u) { a.y += dot_part(r1, blk, part, x); }
+        if (ROWS > 2u) { a.z += dot_part(r2, blk, part, x); }
+        if (ROWS > 3u) { a.w += dot_part(r3, blk, part, x); }
     }
+    store_acc(a);
+}
+
+// load_acc and store_acc move acc's rows to and from a vector.
+fn load_acc() -> vec4<f32> {
+    var a = vec4<f32>(acc[0], 0.0, 0.0, 0.0);
+    if (ROWS > 1u) { a.y = acc[min(1u, ROWS - 1u)]; }
+    if (ROWS > 2u) { a.z = acc[min(2u, ROWS - 1u)]; }
+    if (ROWS > 3u) { a.w = acc[min(3u, ROWS - 1u)]; }
+    return a;
+}
+fn store_acc(a: vec4<f32>) {
+    acc[0] = a.x;
+    if (ROWS > 1u) { acc[min(1u, ROWS - 1u)] = a.y; }
+    if (ROWS > 2u) { acc[min(2u, ROWS - 1u)] = a.z; }
+    if (ROWS > 3u) { acc[min(3u, ROWS - 1u)] = a.w; }
 }
