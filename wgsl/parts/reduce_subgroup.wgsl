@@ -15,16 +15,31 @@ struct Lane {
 const SLOTS = WG / 4u;
 var<workgroup> red: array<f32, ROWS * SLOTS * GROUPS>;
 
+const_assert ROWS <= 8u;
+
+// reduce_row puts the subgroup's sum of row r's partial sums v in its slot.
+fn reduce_row(l: Lane, at_slot: u32, r: u32, v: f32) {
+    let s = subgroupAdd(v);
+    if (l.sl == 0u) { red[at_slot + r * SLOTS] = s; }
+}
+
 // reduce_rows returns row r's total of its group to the group's thread r
 // (li % WG = r < ROWS). Call it from uniform control flow.
 fn reduce_rows(l: Lane) -> f32 {
     let per = l.ns / GROUPS;
     let grp = l.li / WG;
     let base = grp * ROWS * SLOTS;
-    for (var r = 0u; r < ROWS; r++) {
-        let s = subgroupAdd(acc[r]);
-        if (l.sl == 0u) { red[base + r * SLOTS + l.sg - grp * per] = s; }
-    }
+    // The rows written out (at most eight): acc indexed in a loop may be
+    // kept in memory by the driver.
+    let at_slot = base + l.sg - grp * per;
+    reduce_row(l, at_slot, 0u, acc[0]);
+    if (ROWS > 1u) { reduce_row(l, at_slot, 1u, acc[min(1u, ROWS - 1u)]); }
+    if (ROWS > 2u) { reduce_row(l, at_slot, 2u, acc[min(2u, ROWS - 1u)]); }
+    if (ROWS > 3u) { reduce_row(l, at_slot, 3u, acc[min(3u, ROWS - 1u)]); }
+    if (ROWS > 4u) { reduce_row(l, at_slot, 4u, acc[min(4u, ROWS - 1u)]); }
+    if (ROWS > 5u) { reduce_row(l, at_slot, 5u, acc[min(5u, ROWS - 1u)]); }
+    if (ROWS > 6u) { reduce_row(l, at_slot, 6u, acc[min(6u, ROWS - 1u)]); }
+    if (ROWS > 7u) { reduce_row(l, at_slot, 7u, acc[min(7u, ROWS - 1u)]); }
     workgroupBarrier();
     var t = 0.0;
     let i0 = group_lane(l.li);
