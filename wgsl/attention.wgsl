@@ -46,8 +46,12 @@ fn group_scores(li: u32, j0: u32, n: u32, kbase: u32) {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
     let H = pu(P_H);
+    let T = pu(P_T);
+    if (g >= H * T) { return; }
     let h = g % H;
-    let t = g / H;
+    // The last tokens first: they attend to the most rows, and a grid
+    // that starts them last ends on a tail of its longest workgroups.
+    let t = T - 1u - g / H;
     let kvh = h / (H / pu(P_HKV));
     let DK = pu(P_DK);
     let DV = pu(P_DV);

@@ -84,8 +84,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let g = group_index(wid, nwg);
     let H = pu(P_H);
     let HG = H / 4u;
+    let T = pu(P_T);
+    if (g >= HG * T) { return; }
     let h0 = (g % HG) * 4u;
-    let t = g / HG;
+    // The last tokens first, as attention.wgsl takes them.
+    let t = T - 1u - g / HG;
     let kvh = h0 / (H / pu(P_HKV));
     let DK = pu(P_DK);
     let DV = pu(P_DV);
