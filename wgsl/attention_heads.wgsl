@@ -79,6 +79,67 @@ fn group_scores4(li: u32, j0: u32, n: u32, kbase: u32) {
 
 fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), expf(x.z), expf(x.w)); }
 
+// A thread's sums of value pair (d, d+1) for the four heads, weighted by
+// exp(score − m); main keeps up to five of them in named variables (PER /
+// 2 of them: an array indexed in a loop may be kept in memory by the
+// driver).
+const_assert PER <= 10u;
+struct VPair { x: vec4<f32>, y: vec4<f32> }
+// Rows is the row group being added: its first row, its length, where
+// the head's values start, the rows' stride, and the rescale of the sums.
+struct Rows { j0: u32, cn: u32, vbase: u32, vs: u32, alpha: vec4<f32> }
+
+// value_rows is p rescaled and the group's weighted value pairs added in
+// order, four rows loaded before they are added; p as it is past DV.
+fn value_rows(p: VPair, d: u32, g: Rows) -> VPair {
+    if (d >= pu(P_DV)) { return p; }
+    var sx = p.x * g.alpha;
+    var sy = p.y * g.alpha;
+    let vs = g.vs;
+    var j = 0u;
+    for (; j + 3u < g.cn; j += 4u) {
+        let o = (g.j0 + j) * vs + g.vbase + d;
+        let v0 = vload2(o);
+        let v1 = vload2(o + vs);
+        let v2 = vload2(o + 2u * vs);
+        let v3 = vload2(o + 3u * vs);
+        sx += w4[j] * v0.x;
+        sy += w4[j] * v0.y;
+        sx += w4[j + 1u] * v1.x;
+        sy += w4[j + 1u] * v1.y;
+        sx += w4[j + 2u] * v2.x;
+        sy += w4[j + 2u] * v2.y;
+        sx += w4[j + 3u] * v3.x;
+        sy += w4[j + 3u] * v3.y;
+    }
+    for (; j < g.cn; j++) {
+        let v = vload2((g.j0 + j) * vs + g.vbase + d);
+        sx += w4[j] * v.x;
+        sy += w4[j] * v.y;
+    }
+    return VPair(sx, sy);
+}
+
+// store_pair writes value pair (d, d+1) of the four heads h0.. of token
+// t, each scaled by its 1 / weights' sum; what lies past DV is dropped.
+fn store_pair(p: VPair, d: u32, h0: u32, t: u32, inv: vec4<f32>) {
+    let DV = pu(P_DV);
+    if (d < DV) {
+        let a = p.x * inv;
+        O[at(P_OUT, d, h0, t, 0u)] = a.x;
+        O[at(P_OUT, d, h0 + 1u, t, 0u)] = a.y;
+        O[at(P_OUT, d, h0 + 2u, t, 0u)] = a.z;
+        O[at(P_OUT, d, h0 + 3u, t, 0u)] = a.w;
+    }
+    if (d + 1u < DV) {
+        let a = p.y * inv;
+        O[at(P_OUT, d + 1u, h0, t, 0u)] = a.x;
+        O[at(P_OUT, d + 1u, h0 + 1u, t, 0u)] = a.y;
+        O[at(P_OUT, d + 1u, h0 + 2u, t, 0u)] = a.z;
+        O[at(P_OUT, d + 1u, h0 + 3u, t, 0u)] = a.w;
+    }
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
@@ -102,12 +163,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
     let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
     let vs = pu(P_VALUE_STRIDE);
-    var ax: array<vec4<f32>, PER / 2u>;
-    var ay: array<vec4<f32>, PER / 2u>;
-    for (var r = 0u; r < PER / 2u; r++) {
-        ax[r] = vec4<f32>(0.0);
-        ay[r] = vec4<f32>(0.0);
-    }
+    var p0 = VPair(vec4<f32>(0.0), vec4<f32>(0.0));
+    var p1 = p0;
+    var p2 = p0;
+    var p3 = p0;
+    var p4 = p0;
     var m = vec4<f32>(-3.4e38);
     var l = vec4<f32>(0.0);
     for (var j0 = 0u; j0 < n; j0 += SCH) {
@@ -122,53 +182,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         var gs = vec4<f32>(0.0);
         for (var i = 0u; i < cn; i++) { gs += w4[i]; }
         l = l * alpha + gs;
-        for (var r = 0u; r < PER / 2u; r++) {
-            let d = 2u * li + 128u * r;
-            if (d < DV) {
-                var sx = ax[r] * alpha;
-                var sy = ay[r] * alpha;
-                var j = 0u;
-                for (; j + 3u < cn; j += 4u) {
-                    let o = (j0 + j) * vs + vbase + d;
-                    let v0 = vload2(o);
-                    let v1 = vload2(o + vs);
-                    let v2 = vload2(o + 2u * vs);
-                    let v3 = vload2(o + 3u * vs);
-                    sx += w4[j] * v0.x;
-                    sy += w4[j] * v0.y;
-                    sx += w4[j + 1u] * v1.x;
-                    sy += w4[j + 1u] * v1.y;
-                    sx += w4[j + 2u] * v2.x;
-                    sy += w4[j + 2u] * v2.y;
-                    sx += w4[j + 3u] * v3.x;
-                    sy += w4[j + 3u] * v3.y;
-                }
-                for (; j < cn; j++) {
-                    let v = vload2((j0 + j) * vs + vbase + d);
-                    sx += w4[j] * v.x;
-                    sy += w4[j] * v.y;
-                }
-                ax[r] = sx;
-                ay[r] = sy;
-            }
-        }
+        let rows = Rows(j0, cn, vbase, vs, alpha);
+        p0 = value_rows(p0, 2u * li, rows);
+        if (PER / 2u > 1u) { p1 = value_rows(p1, 2u * li + 128u, rows); }
+        if (PER / 2u > 2u) { p2 = value_rows(p2, 2u * li + 256u, rows); }
+        if (PER / 2u > 3u) { p3 = value_rows(p3, 2u * li + 384u, rows); }
+        if (PER / 2u > 4u) { p4 = value_rows(p4, 2u * li + 512u, rows); }
     }
     let inv = 1.0 / l;
-    for (var r = 0u; r < PER / 2u; r++) {
-        let d = 2u * li + 128u * r;
-        if (d < DV) {
-            let a = ax[r] * inv;
-            O[at(P_OUT, d, h0, t, 0u)] = a.x;
-            O[at(P_OUT, d, h0 + 1u, t, 0u)] = a.y;
-            O[at(P_OUT, d, h0 + 2u, t, 0u)] = a.z;
-            O[at(P_OUT, d, h0 + 3u, t, 0u)] = a.w;
-        }
-        if (d + 1u < DV) {
-            let a = ay[r] * inv;
-            O[at(P_OUT, d + 1u, h0, t, 0u)] = a.x;
-            O[at(P_OUT, d + 1u, h0 + 1u, t, 0u)] = a.y;
-            O[at(P_OUT, d + 1u, h0 + 2u, t, 0u)] = a.z;
-            O[at(P_OUT, d + 1u, h0 + 3u, t, 0u)] = a.w;
-        }
-    }
+    store_pair(p0, 2u * li, h0, t, inv);
+    if (PER / 2u > 1u) { store_pair(p1, 2u * li + 128u, h0, t, inv); }
+    if (PER / 2u > 2u) { store_pair(p2, 2u * li + 256u, h0, t, inv); }
+    if (PER / 2u > 3u) { store_pair(p3, 2u * li + 384u, h0, t, inv); }
+    if (PER / 2u > 4u) { store_pair(p4, 2u * li + 512u, h0, t, inv); }
 }
