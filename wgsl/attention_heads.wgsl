@@ -82,7 +82,7 @@ fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), exp
 // A thread's sums of value pair (d, d+1) for the four heads, weighted by
 // exp(score − m); main keeps up to five of them in named variables (PER /
 // 2 of them: an array indexed in a loop may be kept in memory by the
-// driver).
+// driver). Heads are at most 640 values (checkAttention refuses longer).
 const_assert PER <= 10u;
 struct VPair { x: vec4<f32>, y: vec4<f32> }
 // Rows is the row group being added: its first row, its length, where

@@ -718,7 +718,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if sc == nil {
 		p := attentionKernelParams{a, ls[0], ls[1]}
 		kernel, dec, groups := "attention", cacheDecoder(o), H*T
-		if T > 1 && (H/o.HKV)%4 == 0 && max(a.DK, a.DV) <= attentionHeadsMaxD && c.be.fuses(fuseAttentionHeads) {
+		if T > 1 && (H/o.HKV)%4 == 0 && c.be.fuses(fuseAttentionHeads) {
 			// Four heads on one key head read its cache rows together,
 			// their queries held for heads of this size only.
 			kernel, groups = "attention_heads", H/4*T
@@ -732,10 +732,6 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	}
 	return c.attentionValues(o, sc, chunks, ls[1])
 }
-
-// attentionHeadsMaxD is the longest head attention_heads.wgsl takes: its
-// threads keep at most five value pairs (PER <= 10).
-const attentionHeadsMaxD = 640
 
 // scoreRows is SCH of attend.wgsl: the cache rows one workgroup of the
 // scores pass takes.
