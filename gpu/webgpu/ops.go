@@ -509,16 +509,6 @@ func splitsDecode(t gguf.TensorType) bool {
 // of a row range.
 func tokenGroups(T int) int { return (T + batchTokens - 1) / batchTokens }
 
-// wideGroupCount is GROUPS of matvec_shape_wide.wgsl: the matvec workgroups
-// side by side in a workgroup of the products that prepare their own
-// input row, which so takes wideRows rows.
-const (
-	wideGroupCount = 4
-	wideRows       = matvecRows * wideGroupCount
-)
-
-func wideGroups(n int) int { return (n + wideRows - 1) / wideRows }
-
 // embedParams are embed.wgsl's words: rows of D values (RowBytes bytes in
 // the table's layout) of a table of Rows rows, T tokens; the rows R0..R1
 // of this dispatch's binding, from its byte Base, Last for the dispatch
