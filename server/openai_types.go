@@ -37,8 +37,6 @@ type commonRequest struct {
 	SafetyIdentifier json.RawMessage `json:"safety_identifier"`
 }
 
-func (c *commonRequest) common() *commonRequest { return c }
-
 // includeUsage says whether a stream ends with a usage chunk.
 func (c *commonRequest) includeUsage() bool {
 	return c.StreamOptions != nil && c.StreamOptions.IncludeUsage

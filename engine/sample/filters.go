@@ -16,18 +16,6 @@ func weight(v, hi float32, invT float64) float64 {
 	return expNonPos((float64(v) - float64(hi)) * invT)
 }
 
-// sumWeights returns the softmax denominator (relative to hi) at T = 1
-// over vals, NaN and -Inf contributing nothing.
-func sumWeights(vals []float32, hi float32) float64 {
-	var z float64
-	for _, v := range vals {
-		if possible(v) {
-			z += weight(v, hi, 1)
-		}
-	}
-	return z
-}
-
 func sumCandWeights(c []cand, hi float32) float64 {
 	var z float64
 	for _, x := range c {

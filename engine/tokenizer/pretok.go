@@ -106,9 +106,7 @@ func (p *preset) split(t *ptext, a, b []int32) []int32 {
 
 func cat(f uint8) uint8     { return f &^ flagWS }
 func isWS(f uint8) bool     { return f&flagWS != 0 }
-func isLetter(f uint8) bool { return cat(f) == catLetter }
 func isNumber(f uint8) bool { return cat(f) == catNumber }
-func isMark(f uint8) bool   { return cat(f) == catMark }
 func lowerASCII(c rune) rune {
 	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'

@@ -33,8 +33,6 @@ func (c *compiler) rows(t *gpu.Tensor) *rows {
 	return r
 }
 
-func (r *rows) n() int { return r.sh[1] * r.sh[2] * r.sh[3] }
-
 // off is the byte offset of row i (rows counted in Shape[1..3] order).
 func (r *rows) off(i int) int {
 	i1 := i % r.sh[1]
@@ -61,9 +59,6 @@ func (r *rows) get(w, i int) []float32 {
 func (r *rows) out(i int) []float32 { return f32s(r.mem[r.off(i):], r.sh[0]) }
 
 func (r *rows) i32(i int) []int32 { return i32s(r.mem[r.off(i):], r.sh[0]) }
-
-// elem is the byte offset of element (i0, row i).
-func (r *rows) elem(i0, i int) int { return i0*r.st[0] + r.off(i) }
 
 // The operand checks are package gpu's, shared with every backend.
 var (
