@@ -29,6 +29,11 @@ type Backend struct {
 	maxBinding uint64
 	// off are the fusions turned off (tests only: fusion).
 	off fusion
+	// gridX, when set, is the workgroups a dispatch takes along x before
+	// it spills into y, in place of maxGroups (tests lower it so that
+	// small grids spill too, and the kernels' guards for the spill's
+	// surplus workgroups get run).
+	gridX int
 	// pendingUpload is the weight bytes written since the last
 	// submission of writes (upload.go); uploadFlush, when set, replaces
 	// uploadFlushBytes (tests).
@@ -165,4 +170,12 @@ func (b *Backend) Close() error {
 	}
 	b.releaseDevice()
 	return nil
+}
+
+// gridLimit is the workgroups a dispatch takes along x before y.
+func (b *Backend) gridLimit() int {
+	if b.gridX > 0 {
+		return b.gridX
+	}
+	return maxGroups
 }

@@ -373,7 +373,7 @@ func (c *compiler) dispatchPart(name, decode string, prm any, step bool, tensors
 	if err != nil {
 		return fmt.Errorf("kernel %s: %w", name, err)
 	}
-	gx := min(groups, maxGroups)
+	gx := min(groups, c.be.gridLimit())
 	gy := (groups + gx - 1) / gx
 	if gy > maxGroups {
 		return fmt.Errorf("kernel %s: %d workgroups is too many", name, groups)

@@ -36,6 +36,11 @@ func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).set(fuseRoundingP
 // attention_heads where it can (on) or always into attention.
 func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).set(fuseAttentionHeads, on) }
 
+// GridLimit makes be spread every dispatch of more than n workgroups over
+// x and y, as it does past 65535, so that a small grid has surplus
+// workgroups (those past the dispatch's count in its last row).
+func GridLimit(be gpu.Backend, n int) { be.(*Backend).gridX = n }
+
 func (b *Backend) set(f fusion, on bool) {
 	if on {
 		b.off &^= f

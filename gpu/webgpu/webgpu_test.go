@@ -79,3 +79,18 @@ func TestTopKLimit(t *testing.T) {
 		t.Fatalf("top %d: %v, want an error naming the limit %d", K, err, gputest.TopKMax)
 	}
 }
+
+// TestOpsGridSpill runs the op suite with every grid of more than 7
+// workgroups spread over x and y, as grids of more than 65535 are (a big
+// vocabulary's output head, a decode batch's products), which the suite's
+// small shapes never reach otherwise: a kernel that numbered its
+// workgroups by x alone fails it (matmul.wgsl so changed: 64 failures
+// here, none in TestOps), as would one whose surplus workgroups (past the
+// count, in the last row) wrote where the others do.
+func TestOpsGridSpill(t *testing.T) {
+	gputest.RunOpSuiteSubset(t, func() gpu.Backend {
+		be := open(t)
+		webgpu.GridLimit(be, 7)
+		return be
+	}, nil, weightTypes)
+}
