@@ -38,10 +38,7 @@ fn accumulate_pair(xo: u32, row0: u32, rows: u32, li: u32, base: u32, base_v: u3
     let r2 = (row0 + min(2u, last)) * rbytes;
     let r3 = (row0 + min(3u, last)) * rbytes;
     var a = load_acc();
-    var b = vec4<f32>(acc_up[0], 0.0, 0.0, 0.0);
-    if (ROWS > 1u) { b.y = acc_up[min(1u, ROWS - 1u)]; }
-    if (ROWS > 2u) { b.z = acc_up[min(2u, ROWS - 1u)]; }
-    if (ROWS > 3u) { b.w = acc_up[min(3u, ROWS - 1u)]; }
+    var b = load_rows(&acc_up);
     for (var u = li; u < units; u += WG) {
         let blk = u / PARTS;
         let part = u % PARTS;
@@ -62,10 +59,7 @@ fn accumulate_pair(xo: u32, row0: u32, rows: u32, li: u32, base: u32, base_v: u3
         }
     }
     store_acc(a);
-    acc_up[0] = b.x;
-    if (ROWS > 1u) { acc_up[min(1u, ROWS - 1u)] = b.y; }
-    if (ROWS > 2u) { acc_up[min(2u, ROWS - 1u)] = b.z; }
-    if (ROWS > 3u) { acc_up[min(3u, ROWS - 1u)] = b.w; }
+    store_rows(&acc_up, b);
 }
 
 @compute @workgroup_size(THREADS)

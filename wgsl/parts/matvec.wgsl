@@ -51,17 +51,20 @@ fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
     store_acc(a);
 }
 
-// load_acc and store_acc move acc's rows to and from a vector.
-fn load_acc() -> vec4<f32> {
-    var a = vec4<f32>(acc[0], 0.0, 0.0, 0.0);
-    if (ROWS > 1u) { a.y = acc[min(1u, ROWS - 1u)]; }
-    if (ROWS > 2u) { a.z = acc[min(2u, ROWS - 1u)]; }
-    if (ROWS > 3u) { a.w = acc[min(3u, ROWS - 1u)]; }
+// load_acc and store_acc move acc's rows (or another ROWS-row array's,
+// as matmul_gate_up's acc_up) to and from a vector.
+fn load_acc() -> vec4<f32> { return load_rows(&acc); }
+fn store_acc(a: vec4<f32>) { store_rows(&acc, a); }
+fn load_rows(p: ptr<private, array<f32, ROWS>>) -> vec4<f32> {
+    var a = vec4<f32>((*p)[0], 0.0, 0.0, 0.0);
+    if (ROWS > 1u) { a.y = (*p)[min(1u, ROWS - 1u)]; }
+    if (ROWS > 2u) { a.z = (*p)[min(2u, ROWS - 1u)]; }
+    if (ROWS > 3u) { a.w = (*p)[min(3u, ROWS - 1u)]; }
     return a;
 }
-fn store_acc(a: vec4<f32>) {
-    acc[0] = a.x;
-    if (ROWS > 1u) { acc[min(1u, ROWS - 1u)] = a.y; }
-    if (ROWS > 2u) { acc[min(2u, ROWS - 1u)] = a.z; }
-    if (ROWS > 3u) { acc[min(3u, ROWS - 1u)] = a.w; }
+fn store_rows(p: ptr<private, array<f32, ROWS>>, a: vec4<f32>) {
+    (*p)[0] = a.x;
+    if (ROWS > 1u) { (*p)[min(1u, ROWS - 1u)] = a.y; }
+    if (ROWS > 2u) { (*p)[min(2u, ROWS - 1u)] = a.z; }
+    if (ROWS > 3u) { (*p)[min(3u, ROWS - 1u)] = a.w; }
 }
