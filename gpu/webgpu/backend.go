@@ -23,8 +23,11 @@ type Backend struct {
 	limits    wgpu.Limits
 	f16       bool
 	subgroups bool
-	pipelines map[string]*pipeline
-	sources   map[string]*kernelSource
+	// timestamps: the device writes timestamps between passes
+	// (kernelTimes, native only).
+	timestamps bool
+	pipelines  map[string]*pipeline
+	sources    map[string]*kernelSource
 	// maxBinding is Options.MaxBinding.
 	maxBinding uint64
 	// off are the fusions turned off (tests only: fusion).

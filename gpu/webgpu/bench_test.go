@@ -121,6 +121,46 @@ func BenchmarkDispatches(b *testing.B) {
 	benchProgram(b, be, g, 0)
 }
 
+// BenchmarkDispatchChains times chains of n adds of e elements: each
+// reading the last one's output (dependent: a barrier before each),
+// alternating between two buffers (pingpong), and each writing a buffer
+// of its own from one never written (independent: no barrier between
+// them). The slope between two chain lengths is what one more dispatch
+// costs, without the submission and the wait, which both lengths pay.
+func BenchmarkDispatchChains(b *testing.B) {
+	for _, e := range []int{256, 1 << 16} {
+		for _, kind := range []string{"dependent", "pingpong", "independent"} {
+			for _, n := range []int{128, 512} {
+				b.Run(fmt.Sprintf("%s/e%d/n%d", kind, e, n), func(b *testing.B) {
+					be := openB(b)
+					defer be.Close()
+					g := gpu.NewGraph("chain", 1)
+					alloc := func(name string) *gpu.Tensor {
+						buf, err := be.Alloc(name, gguf.F32, gpu.Shape4(e))
+						if err != nil {
+							b.Fatal(err)
+						}
+						return g.Bind(name, buf)
+					}
+					x, y := alloc("x"), alloc("y")
+					for i := range n {
+						switch kind {
+						case "dependent":
+							g.Do(&gpu.Add{A: x, B: x, Out: x})
+						case "pingpong":
+							g.Do(&gpu.Add{A: x, B: x, Out: y})
+							x, y = y, x
+						default:
+							g.Do(&gpu.Add{A: x, B: x, Out: alloc(fmt.Sprint("out", i))})
+						}
+					}
+					benchProgram(b, be, g, 0)
+				})
+			}
+		}
+	}
+}
+
 // BenchmarkTopK picks a sampled decode token's candidates from a Qwen-sized
 // vocabulary of random logits: the cost should hardly grow with K. A flat
 // row, every value tied with the K-th, is the kernel's slowest path.

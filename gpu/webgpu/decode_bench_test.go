@@ -3,7 +3,9 @@
 package webgpu_test
 
 import (
+	"fmt"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,6 +95,16 @@ func BenchmarkDecodeStep(b *testing.B) {
 	// kernels bound by their latency rather than by memory.
 	var only []class
 	seen := map[string]bool{}
+	// twice-NAME/gG runs every kernel, those of NAME with G workgroups
+	// twice in a row: the step's time less the whole step's is what those
+	// add to the chain of dependent dispatches (latency and barrier), the
+	// measure llama.cpp's GGML_VK_PERF_LOGGER gives per op.
+	type shape struct {
+		name string
+		g    int
+	}
+	var twice []shape
+	seenShape := map[shape]bool{}
 	webgpu.KeepKernels(st.Program, func(n string, g int) bool {
 		if !seen[n] {
 			seen[n] = true
@@ -100,8 +112,15 @@ func BenchmarkDecodeStep(b *testing.B) {
 				class{"only-" + n, func(m string, _ int) bool { return m == n }},
 				class{"without-" + n, func(m string, _ int) bool { return m != n }})
 		}
+		if s := (shape{n, g}); !seenShape[s] {
+			seenShape[s] = true
+			twice = append(twice, s)
+		}
 		return false
 	})
+	for _, s := range twice {
+		only = append(only, class{fmt.Sprintf("twice-%s/g%d", s.name, s.g), func(m string, g int) bool { return m == s.name && g == s.g }})
+	}
 	for _, c := range append([]class{
 		{"all", func(string, int) bool { return true }},
 		{"products", func(n string, g int) bool { return isMat(n) }},
@@ -114,6 +133,9 @@ func BenchmarkDecodeStep(b *testing.B) {
 	}, only...) {
 		b.Run(c.name, func(b *testing.B) {
 			p := webgpu.KeepKernels(st.Program, c.keep)
+			if strings.HasPrefix(c.name, "twice-") {
+				p = webgpu.RepeatKernels(st.Program, c.keep)
+			}
 			b.SetBytes(m.DecodeBytes())
 			for range 3 {
 				if err := p.Run(params); err != nil {
@@ -153,6 +175,48 @@ func BenchmarkDecodeStep(b *testing.B) {
 			b.ReportMetric(float64(host.Microseconds())/float64(b.N), "host-µs/op")
 		})
 	}
+	// timeline times each kernel of the step on the device (a timestamp
+	// between kernels, each in a pass of its own) and prints, per kernel
+	// file and workgroup count, the dispatches a step makes and their
+	// mean and total time, largest total first: the table llama.cpp's
+	// GGML_VK_PERF_LOGGER prints for its ops.
+	b.Run("timeline", func(b *testing.B) {
+		type shape struct {
+			name string
+			g    int
+		}
+		sum := map[shape]time.Duration{}
+		count := map[shape]int{}
+		var total time.Duration
+		steps := 0
+		for b.Loop() {
+			ks, err := webgpu.KernelTimes(be, st.Program, params)
+			if err != nil {
+				b.Skip(err)
+			}
+			for _, k := range ks {
+				s := shape{k.Name, k.Groups}
+				sum[s] += k.Time
+				count[s]++
+				total += k.Time
+			}
+			steps++
+		}
+		var shapes []shape
+		for s := range sum {
+			shapes = append(shapes, s)
+		}
+		sort.Slice(shapes, func(i, j int) bool { return sum[shapes[i]] > sum[shapes[j]] })
+		var out strings.Builder
+		fmt.Fprintf(&out, "timeline of %s: %.1f µs a step, %d steps\n", path, float64(total.Nanoseconds())/1e3/float64(steps), steps)
+		for _, s := range shapes {
+			n := count[s] / steps
+			per := float64(sum[s].Nanoseconds()) / 1e3 / float64(count[s])
+			fmt.Fprintf(&out, "  %-22s g%-7d %4d x %7.2f µs = %8.1f µs\n", s.name, s.g, n, per, per*float64(n))
+		}
+		fmt.Print(out.String())
+		b.ReportMetric(float64(total.Microseconds())/float64(steps), "µs-timed/op")
+	})
 	// queued submits steps without waiting for each (as chained greedy
 	// decoding does), so its time per step is the larger of the host's
 	// encoding and the device's work rather than their sum.

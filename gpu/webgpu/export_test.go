@@ -27,6 +27,23 @@ func KeepKernels(p gpu.Program, keep func(name string, groups int) bool) gpu.Pro
 	return &q
 }
 
+// RepeatKernels returns a program running every kernel of p, those that
+// twice accepts (by kernel file name and workgroup count) twice in a row: the second waits for the first (it writes
+// what the first wrote), so the step's time grows by what one such kernel
+// costs inside the chain of dependent dispatches. The result shares p's
+// buffers; release only p.
+func RepeatKernels(p gpu.Program, twice func(name string, groups int) bool) gpu.Program {
+	q := *p.(*program)
+	q.kernels, q.cache = nil, encodeCache{}
+	for _, k := range p.(*program).kernels {
+		q.kernels = append(q.kernels, k)
+		if twice(k.name, int(k.grid[0]*k.grid[1]*k.grid[2])) {
+			q.kernels = append(q.kernels, k)
+		}
+	}
+	return &q
+}
+
 // RoundingProducts sets whether be compiles decode products whose output
 // the next product reads rounded into matmul_round and its kin where it
 // can (on) or always into a product and a quantize_act dispatch.

@@ -36,6 +36,12 @@ func Open(o Options) (gpu.Backend, error) {
 		b.subgroups = true
 		feats = append(feats, wgpu.NativeFeatureSubgroup)
 	}
+	// Timestamps between passes time each kernel of a step (kernelTimes,
+	// a profile); having them costs nothing when unused.
+	if ad.HasFeature(wgpu.FeatureNameTimestampQuery) && ad.HasFeature(wgpu.NativeFeatureTimestampQueryInsideEncoders) {
+		b.timestamps = true
+		feats = append(feats, wgpu.FeatureNameTimestampQuery, wgpu.NativeFeatureTimestampQueryInsideEncoders)
+	}
 	lim := wantLimits(b.limits)
 	b.limits = lim
 	dev, err := ad.RequestDevice(&wgpu.DeviceDescriptor{Label: "ember", RequiredFeatures: feats, RequiredLimits: &lim})
