@@ -39,7 +39,23 @@ fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
     let r2 = base + (row0 + min(2u, last)) * rbytes;
     let r3 = base + (row0 + min(3u, last)) * rbytes;
     var a = load_acc();
-    for (var u = li; u < units; u += WG) {
+    var u = li;
+    // Weights of one value a block (F32, F16: a MoE router's) give a
+    // thread K / WG parts, each a load's wait in a loop of one part: four
+    // parts are loaded before their terms are added (in the loop's order).
+    if (BLOCK == 1u) {
+        for (; u + 3u * WG < units; u += 4u * WG) {
+            let t0 = part_terms(xo, u, r0, r1, r2, r3);
+            let t1 = part_terms(xo, u + WG, r0, r1, r2, r3);
+            let t2 = part_terms(xo, u + 2u * WG, r0, r1, r2, r3);
+            let t3 = part_terms(xo, u + 3u * WG, r0, r1, r2, r3);
+            a += t0;
+            a += t1;
+            a += t2;
+            a += t3;
+        }
+    }
+    for (; u < units; u += WG) {
         let blk = u / PARTS;
         let part = u % PARTS;
         let x = xpart(xo, blk, part);
@@ -49,6 +65,18 @@ fn accumulate(xo: u32, row0: u32, rows: u32, li: u32, base: u32) {
         if (ROWS > 3u) { a.w += dot_part(r3, blk, part, x); }
     }
     store_acc(a);
+}
+
+// part_terms is unit u's term of each row (zero past ROWS).
+fn part_terms(xo: u32, u: u32, r0: u32, r1: u32, r2: u32, r3: u32) -> vec4<f32> {
+    let blk = u / PARTS;
+    let part = u % PARTS;
+    let x = xpart(xo, blk, part);
+    var t = vec4<f32>(dot_part(r0, blk, part, x), 0.0, 0.0, 0.0);
+    if (ROWS > 1u) { t.y = dot_part(r1, blk, part, x); }
+    if (ROWS > 2u) { t.z = dot_part(r2, blk, part, x); }
+    if (ROWS > 3u) { t.w = dot_part(r3, blk, part, x); }
+    return t;
 }
 
 // load_acc and store_acc move acc's rows (or another ROWS-row array's,
