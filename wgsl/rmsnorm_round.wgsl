@@ -23,13 +23,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let i1 = r % pu(P_D1);
     let i2 = (r / pu(P_D1)) % pu(P_D2);
     let i3 = r / (pu(P_D1) * pu(P_D2));
-    let scale = rms_scale(li, i1, i2, i3);
+    // This thread's value and weight, loaded before the row's sum so
+    // their latency passes during it.
     let i = (g % chunks) * 256u + li;
     let live = i < n;
+    let x = X[at(P_IN, min(i, n - 1u), i1, i2, i3)];
+    var w = 1.0;
+    if (pu(P_HAS_WEIGHT) != 0u) { w = Wt[at(P_WEIGHT, min(i, n - 1u), 0u, 0u, 0u)]; }
+    let scale = rms_scale(li, i1, i2, i3);
     var y = 0.0;
     if (live) {
-        y = X[at(P_IN, i, i1, i2, i3)] * scale;
-        if (pu(P_HAS_WEIGHT) != 0u) { y *= Wt[at(P_WEIGHT, i, 0u, 0u, 0u)]; }
+        y = x * scale;
+        if (pu(P_HAS_WEIGHT) != 0u) { y *= w; }
         O[at(P_OUT, i, i1, i2, i3)] = y;
     }
     let st = round_store(y, li, i, n, pu(P_BLOCK), pu(P_MODE));
