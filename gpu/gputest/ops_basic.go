@@ -2,6 +2,7 @@ package gputest
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 
@@ -10,24 +11,32 @@ import (
 )
 
 func testEmbed(t *testing.T, be gpu.Backend) {
+	// Rows of a few blocks, and of 1280 values: more than four a thread of
+	// the WebGPU kernel's 256, which loads four at a time.
 	for _, wt := range activeWeightTypes {
-		t.Run(wt.String(), func(t *testing.T) {
-			D, V, T := weightKs(wt)[0], 29, 5
-			e := newEnv(t, be, 3+uint64(wt), T)
-			Tab, tab := e.weight("table", wt, 1, D, V)
-			toks := []int{3, 28, 0, 3, 17}
-			Tok := e.ints("tokens", toks, T)
-			Out := e.output("out", gguf.F32, D, T)
-			e.g.Do(&gpu.Embed{Table: Tab, Tokens: Tok, Out: Out})
-			e.run(0)
-			var want []float64
-			for _, id := range toks {
-				want = append(want, tab[id*D:(id+1)*D]...)
-			}
-			// Dequantizing is a few float32 operations per value.
-			near(t, "out", readF(t, Out), want, relTol(want, 1e-6, 1e-7))
-		})
+		for _, D := range []int{weightKs(wt)[0], 1280} {
+			t.Run(fmt.Sprintf("%s/D%d", wt, D), func(t *testing.T) {
+				testEmbedRows(t, be, wt, D)
+			})
+		}
 	}
+}
+
+func testEmbedRows(t *testing.T, be gpu.Backend, wt gguf.TensorType, D int) {
+	V, T := 29, 5
+	e := newEnv(t, be, 3+uint64(wt), T)
+	Tab, tab := e.weight("table", wt, 1, D, V)
+	toks := []int{3, 28, 0, 3, 17}
+	Tok := e.ints("tokens", toks, T)
+	Out := e.output("out", gguf.F32, D, T)
+	e.g.Do(&gpu.Embed{Table: Tab, Tokens: Tok, Out: Out})
+	e.run(0)
+	var want []float64
+	for _, id := range toks {
+		want = append(want, tab[id*D:(id+1)*D]...)
+	}
+	// Dequantizing is a few float32 operations per value.
+	near(t, "out", readF(t, Out), want, relTol(want, 1e-6, 1e-7))
 }
 
 func rmsRef(x, w []float64, eps float64) []float64 {
