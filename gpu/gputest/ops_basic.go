@@ -11,10 +11,10 @@ import (
 )
 
 func testEmbed(t *testing.T, be gpu.Backend) {
-	// Rows of a few blocks, and of 1280 values: more than four a thread of
+	// Rows of a few blocks, and of 1024 values: four a thread of
 	// the WebGPU kernel's 256, which loads four at a time.
 	for _, wt := range activeWeightTypes {
-		for _, D := range []int{weightKs(wt)[0], 1280} {
+		for _, D := range []int{weightKs(wt)[0], 1024} {
 			t.Run(fmt.Sprintf("%s/D%d", wt, D), func(t *testing.T) {
 				testEmbedRows(t, be, wt, D)
 			})
