@@ -181,10 +181,6 @@ func BenchmarkDecodeStep(b *testing.B) {
 	// mean and total time, largest total first: the table llama.cpp's
 	// GGML_VK_PERF_LOGGER prints for its ops.
 	b.Run("timeline", func(b *testing.B) {
-		type shape struct {
-			name string
-			g    int
-		}
 		sum := map[shape]time.Duration{}
 		count := map[shape]int{}
 		var total time.Duration

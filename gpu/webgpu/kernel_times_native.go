@@ -60,17 +60,11 @@ func (b *Backend) kernelTimes(p *program, params gpu.Params) ([]KernelTime, erro
 		return nil, err
 	}
 	defer stage.Release()
-	if err := b.queue.TryWriteBuffer(p.step, 0, p.stepWords(params)); err != nil {
-		return nil, err
-	}
-	enc, err := b.dev.TryCreateCommandEncoder(nil)
+	enc, err := p.begin(params)
 	if err != nil {
 		return nil, err
 	}
 	defer enc.Release()
-	if err := b.encodeCopies(enc); err != nil {
-		return nil, err
-	}
 	// The binding's handles start with wgpu-native's pointer.
 	raw := func(h unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(h) }
 	stamp := func(i int) {

@@ -60,17 +60,11 @@ func (p *program) Run(params gpu.Params) error {
 		}
 	}
 	q := p.be.queue
-	if err := q.TryWriteBuffer(p.step, 0, p.stepWords(params)); err != nil {
-		return err
-	}
-	enc, err := p.be.dev.TryCreateCommandEncoder(nil)
+	enc, err := p.begin(params)
 	if err != nil {
 		return err
 	}
 	defer enc.Release()
-	if err := p.be.encodeCopies(enc); err != nil {
-		return err
-	}
 	pass := enc.BeginComputePass(nil)
 	p.encode(pass)
 	if err := pass.TryEnd(); err != nil {
@@ -96,6 +90,23 @@ func (p *program) Run(params gpu.Params) error {
 		o.staged = false
 	}
 	return nil
+}
+
+// begin writes the step's uniform and returns an encoder holding the
+// backend's pending copies, ready for the kernels' passes.
+func (p *program) begin(params gpu.Params) (*wgpu.CommandEncoder, error) {
+	if err := p.be.queue.TryWriteBuffer(p.step, 0, p.stepWords(params)); err != nil {
+		return nil, err
+	}
+	enc, err := p.be.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.be.encodeCopies(enc); err != nil {
+		enc.Release()
+		return nil, err
+	}
+	return enc, nil
 }
 
 // stepWords is what Run writes to the step's uniform (gpu.StepBytes).
