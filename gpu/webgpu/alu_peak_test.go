@@ -4,6 +4,7 @@ package webgpu
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,14 +24,26 @@ var aluProbes = []struct {
 	name, body string
 	opsPerStep int // operations (a multiply or an add each) of one step
 }{
-	{"dot4", `s0 += dot4I8Packed(w0, x); s1 += dot4I8Packed(w1, x); s2 += dot4I8Packed(w2, x); s3 += dot4I8Packed(w3, x);
-        s4 += dot4I8Packed(w4, x); s5 += dot4I8Packed(w5, x); s6 += dot4I8Packed(w6, x); s7 += dot4I8Packed(w7, x);`, 8 * 8},
+	{"dot4", dot4Step, 8 * 8},
 	{"dot4-unpacked", `let xv = unpack4xI8(x);
         s0 += dot(unpack4xI8(w0), xv); s1 += dot(unpack4xI8(w1), xv); s2 += dot(unpack4xI8(w2), xv); s3 += dot(unpack4xI8(w3), xv);
-        s4 += dot(unpack4xI8(w4), xv); s5 += dot(unpack4xI8(w5), xv); s6 += dot(unpack4xI8(w6), xv); s7 += dot(unpack4xI8(w7), xv);`, 8 * 8},
-	{"fma", `f0 = fma(f0, fx, 0.5); f1 = fma(f1, fx, 0.25); f2 = fma(f2, fx, 0.125); f3 = fma(f3, fx, 0.0625);
-        f4 = fma(f4, fx, 0.5); f5 = fma(f5, fx, 0.25); f6 = fma(f6, fx, 0.125); f7 = fma(f7, fx, 0.0625);`, 8 * 2},
+        s4 += dot(unpack4xI8(w4), xv); s5 += dot(unpack4xI8(w5), xv); s6 += dot(unpack4xI8(w6), xv); s7 += dot(unpack4xI8(w7), xv);
+        x += 0x01010101u;`, 8 * 8},
+	{"fma", fmaStep, 8 * 2},
+	// The same steps four to a loop turn: what the loop's own counter,
+	// compare and branch take from the issue slots of the steps above.
+	{"dot4-x4", strings.Repeat(dot4Step, 4), 4 * 8 * 8},
+	{"fma-x4", strings.Repeat(fmaStep, 4), 4 * 8 * 2},
 }
+
+const dot4Step = `s0 += dot4I8Packed(w0, x); s1 += dot4I8Packed(w1, x); s2 += dot4I8Packed(w2, x); s3 += dot4I8Packed(w3, x);
+        s4 += dot4I8Packed(w4, x); s5 += dot4I8Packed(w5, x); s6 += dot4I8Packed(w6, x); s7 += dot4I8Packed(w7, x);
+        x += 0x01010101u;
+        `
+
+const fmaStep = `f0 = fma(f0, fx, 0.5); f1 = fma(f1, fx, 0.25); f2 = fma(f2, fx, 0.125); f3 = fma(f3, fx, 0.0625);
+        f4 = fma(f4, fx, 0.5); f5 = fma(f5, fx, 0.25); f6 = fma(f6, fx, 0.125); f7 = fma(f7, fx, 0.0625);
+        `
 
 const aluProbeSource = `
 @group(0) @binding(0) var<storage, read_write> O: array<u32>;
@@ -47,7 +60,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var f4 = f0 + 4.0; var f5 = f0 + 5.0; var f6 = f0 + 6.0; var f7 = f0 + 7.0;
     for (var k = 0u; k < STEPS; k++) {
         %s
-        x += 0x01010101u;
     }
     let s = s0 ^ s1 ^ s2 ^ s3 ^ s4 ^ s5 ^ s6 ^ s7;
     let f = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7;
