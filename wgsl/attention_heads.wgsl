@@ -77,6 +77,60 @@ fn group_scores4(li: u32, j0: u32, n: u32, kbase: u32) {
     workgroupBarrier();
 }
 
+// group_max is m and the group's cn scores' maximum, group_sum the sum of
+// its cn weights, each in row order (zero plus the first weight is that
+// weight, so a full group's sum starts from it). A full group's sixteen
+// values are loaded before they are combined: the loop of one load a
+// turn, which the driver keeps rolled, waits out each load in turn.
+fn group_max(m: vec4<f32>, cn: u32) -> vec4<f32> {
+    if (cn == SCH) {
+        let s0 = sc4[0u];
+        let s1 = sc4[1u];
+        let s2 = sc4[2u];
+        let s3 = sc4[3u];
+        let s4 = sc4[4u];
+        let s5 = sc4[5u];
+        let s6 = sc4[6u];
+        let s7 = sc4[7u];
+        let s8 = sc4[8u];
+        let s9 = sc4[9u];
+        let s10 = sc4[10u];
+        let s11 = sc4[11u];
+        let s12 = sc4[12u];
+        let s13 = sc4[13u];
+        let s14 = sc4[14u];
+        let s15 = sc4[15u];
+        return max(max(max(max(max(max(max(max(max(max(max(max(max(max(max(max(m, s0), s1), s2), s3), s4), s5), s6), s7), s8), s9), s10), s11), s12), s13), s14), s15);
+    }
+    var gm = m;
+    for (var i = 0u; i < cn; i++) { gm = max(gm, sc4[i]); }
+    return gm;
+}
+fn group_sum(cn: u32) -> vec4<f32> {
+    if (cn == SCH) {
+        let e0 = w4[0u];
+        let e1 = w4[1u];
+        let e2 = w4[2u];
+        let e3 = w4[3u];
+        let e4 = w4[4u];
+        let e5 = w4[5u];
+        let e6 = w4[6u];
+        let e7 = w4[7u];
+        let e8 = w4[8u];
+        let e9 = w4[9u];
+        let e10 = w4[10u];
+        let e11 = w4[11u];
+        let e12 = w4[12u];
+        let e13 = w4[13u];
+        let e14 = w4[14u];
+        let e15 = w4[15u];
+        return ((((((((((((((e0 + e1) + e2) + e3) + e4) + e5) + e6) + e7) + e8) + e9) + e10) + e11) + e12) + e13) + e14) + e15;
+    }
+    var gs = vec4<f32>(0.0);
+    for (var i = 0u; i < cn; i++) { gs += w4[i]; }
+    return gs;
+}
+
 fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), expf(x.z), expf(x.w)); }
 
 // A thread's sums of value pair (d, d+1) for the four heads, weighted by
@@ -173,15 +227,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var j0 = 0u; j0 < n; j0 += SCH) {
         group_scores4(li, j0, n, kbase);
         let cn = min(SCH, n - j0);
-        var gm = m;
-        for (var i = 0u; i < cn; i++) { gm = max(gm, sc4[i]); }
+        let gm = group_max(m, cn);
         let alpha = expf4(m - gm);
         m = gm;
         if (li < cn) { w4[li] = expf4(sc4[li] - m); }
         workgroupBarrier();
-        var gs = vec4<f32>(0.0);
-        for (var i = 0u; i < cn; i++) { gs += w4[i]; }
-        l = l * alpha + gs;
+        l = l * alpha + group_sum(cn);
         let rows = Rows(j0, cn, vbase, vs, alpha);
         p0 = value_rows(p0, 2u * li, rows);
         if (PER / 2u > 1u) { p1 = value_rows(p1, 2u * li + 128u, rows); }

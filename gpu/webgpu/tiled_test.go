@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -177,4 +178,108 @@ func near(t *testing.T, what string, got, want []float32, tol float64) {
 			t.Fatalf("%s[%d] = %g, the CPU backend's %g (largest %g)", what, i, got[i], want[i], top)
 		}
 	}
+}
+
+// A prefill's products by expert id take the grouped tiles
+// (matmul_id_tiled) and give the CPU backend's results up to the order of
+// the f32 sums, with experts taller than a tile (N = 131 rows: two whole
+// tiles and one that ends inside its rows; the op suite's experts are
+// shorter than one), some experts unused and some chosen by many tokens.
+func TestTiledExpertProducts(t *testing.T) {
+	const N, T, S, E = 131, 40, 4, 6
+	cb := cpu.New(1)
+	defer cb.Close()
+	wb, err := webgpu.Open(webgpu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	for _, wt := range []gguf.TensorType{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K, gguf.F32} {
+		K := map[int]int{1: 291, 32: 288, 256: 768}[wt.BlockSize()]
+		t.Run(wt.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(wt), 7))
+			f := make([]float32, K*N*E)
+			for i := range f {
+				f[i] = float32(rng.NormFloat64())
+			}
+			w := make([]byte, wt.RowBytes(K)*N*E)
+			if err := quant.Quantize(wt, f, w); err != nil {
+				t.Fatal(err)
+			}
+			x := make([]byte, 4*K*S*T)
+			for i := range K * S * T {
+				binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(float32(rng.NormFloat64())))
+			}
+			ids := make([]byte, 4*S*T)
+			for tt := range T {
+				// Experts 0 and 1 by most tokens, 5 never.
+				perm := rng.Perm(E - 1)
+				if tt%4 != 0 {
+					perm = []int{0, 1, perm[0], perm[1]}
+					if perm[2] < 2 {
+						perm[2] = 4 - perm[2]
+					}
+					if perm[3] < 2 || perm[3] == perm[2] {
+						perm[3] = 2 + (perm[2]-1)%3
+					}
+				}
+				for s := range S {
+					binary.LittleEndian.PutUint32(ids[4*(tt*S+s):], uint32(perm[s]))
+				}
+			}
+			want, _ := expertProducts(t, cb, wt, K, N, S, T, E, w, x, ids)
+			got, names := expertProducts(t, wb, wt, K, N, S, T, E, w, x, ids)
+			if !slices.Contains(names, "matmul_id_tiled") {
+				t.Fatalf("a %d-token product by expert took %v, not matmul_id_tiled", T, names)
+			}
+			near(t, "out", got, want, 1e-4)
+		})
+	}
+}
+
+// expertProducts runs one product by expert id on be and returns its
+// output and the kernels it took (none on the CPU backend).
+func expertProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, K, N, S, T, E int, w, x, ids []byte) ([]float32, []string) {
+	t.Helper()
+	must := func(b gpu.Buffer, err error) gpu.Buffer {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	g := gpu.NewGraph("experts", T)
+	W := g.Bind("w", must(be.Weight("w", wt, gpu.Shape4(K, N, E), w)))
+	xb := must(be.Alloc("x", gguf.F32, gpu.Shape4(K, S, T)))
+	ib := must(be.Alloc("ids", gguf.I32, gpu.Shape4(S, T)))
+	ob := must(be.Alloc("out", gguf.F32, gpu.Shape4(N, S, T)))
+	if err := xb.Write(0, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := ib.Write(0, ids); err != nil {
+		t.Fatal(err)
+	}
+	g.Do(&gpu.MatMulID{W: W, In: g.Bind("x", xb), IDs: g.Bind("ids", ib), Out: g.Bind("out", ob)})
+	p, err := be.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(gpu.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, 4*N*S*T)
+	if err := ob.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, N*S*T)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	var names []string
+	if _, ok := be.(*webgpu.Backend); ok {
+		webgpu.KeepKernels(p, func(name string, _ int) bool {
+			names = append(names, name)
+			return false
+		})
+	}
+	return out, names
 }
