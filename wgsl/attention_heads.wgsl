@@ -84,23 +84,9 @@ fn group_scores4(li: u32, j0: u32, n: u32, kbase: u32) {
 // turn, which the driver keeps rolled, waits out each load in turn.
 fn group_max(m: vec4<f32>, cn: u32) -> vec4<f32> {
     if (cn == SCH) {
-        let s0 = sc4[0u];
-        let s1 = sc4[1u];
-        let s2 = sc4[2u];
-        let s3 = sc4[3u];
-        let s4 = sc4[4u];
-        let s5 = sc4[5u];
-        let s6 = sc4[6u];
-        let s7 = sc4[7u];
-        let s8 = sc4[8u];
-        let s9 = sc4[9u];
-        let s10 = sc4[10u];
-        let s11 = sc4[11u];
-        let s12 = sc4[12u];
-        let s13 = sc4[13u];
-        let s14 = sc4[14u];
-        let s15 = sc4[15u];
-        return max(max(max(max(max(max(max(max(max(max(max(max(max(max(max(max(m, s0), s1), s2), s3), s4), s5), s6), s7), s8), s9), s10), s11), s12), s13), s14), s15);
+        let s = full_group(false);
+        return max(max(max(max(max(max(max(max(max(max(max(max(max(max(max(max(m, s[0]), s[1]), s[2]), s[3]), s[4]), s[5]),
+            s[6]), s[7]), s[8]), s[9]), s[10]), s[11]), s[12]), s[13]), s[14]), s[15]);
     }
     var gm = m;
     for (var i = 0u; i < cn; i++) { gm = max(gm, sc4[i]); }
@@ -108,27 +94,23 @@ fn group_max(m: vec4<f32>, cn: u32) -> vec4<f32> {
 }
 fn group_sum(cn: u32) -> vec4<f32> {
     if (cn == SCH) {
-        let e0 = w4[0u];
-        let e1 = w4[1u];
-        let e2 = w4[2u];
-        let e3 = w4[3u];
-        let e4 = w4[4u];
-        let e5 = w4[5u];
-        let e6 = w4[6u];
-        let e7 = w4[7u];
-        let e8 = w4[8u];
-        let e9 = w4[9u];
-        let e10 = w4[10u];
-        let e11 = w4[11u];
-        let e12 = w4[12u];
-        let e13 = w4[13u];
-        let e14 = w4[14u];
-        let e15 = w4[15u];
-        return ((((((((((((((e0 + e1) + e2) + e3) + e4) + e5) + e6) + e7) + e8) + e9) + e10) + e11) + e12) + e13) + e14) + e15;
+        let e = full_group(true);
+        return ((((((((((((((e[0] + e[1]) + e[2]) + e[3]) + e[4]) + e[5]) + e[6]) + e[7]) + e[8]) + e[9]) + e[10]) + e[11])
+            + e[12]) + e[13]) + e[14]) + e[15];
     }
     var gs = vec4<f32>(0.0);
     for (var i = 0u; i < cn; i++) { gs += w4[i]; }
     return gs;
+}
+// full_group is a full row group's sixteen weights (or scores), each
+// read once, indexed by constants only (kept in registers).
+fn full_group(weights: bool) -> array<vec4<f32>, SCH> {
+    if (weights) {
+        return array<vec4<f32>, SCH>(w4[0], w4[1], w4[2], w4[3], w4[4], w4[5], w4[6], w4[7],
+            w4[8], w4[9], w4[10], w4[11], w4[12], w4[13], w4[14], w4[15]);
+    }
+    return array<vec4<f32>, SCH>(sc4[0], sc4[1], sc4[2], sc4[3], sc4[4], sc4[5], sc4[6], sc4[7],
+        sc4[8], sc4[9], sc4[10], sc4[11], sc4[12], sc4[13], sc4[14], sc4[15]);
 }
 
 fn expf4(x: vec4<f32>) -> vec4<f32> { return vec4<f32>(expf(x.x), expf(x.y), expf(x.z), expf(x.w)); }
