@@ -80,7 +80,7 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
 
 // slice_sums is the thread's block over the slice's TK steps, in k order,
 // written out: the NVIDIA driver kept a loop of 32 steps rolled, each step
-// waiting out its workgroup loads (run-g7: +20% a tile).
+// waiting out its workgroup loads (bench/JOURNAL.md).
 const_assert TK == 32u;
 fn slice_sums(mr: u32, mt: u32) -> Acc {
     var p = Acc(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));

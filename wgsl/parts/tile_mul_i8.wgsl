@@ -133,7 +133,7 @@ struct Sums { c0: vec4<i32>, c1: vec4<i32>, c2: vec4<i32>, c3: vec4<i32> }
 
 // block_sums is the block at o of the slice: its eight words written out
 // one by one, not a loop of eight, which the NVIDIA driver kept rolled,
-// each step then waiting out its workgroup loads (run-g6: +40% a tile).
+// each step then waiting out its workgroup loads (bench/JOURNAL.md).
 // Integer sums are exact in any order.
 fn block_sums(o: u32, mb: vec2<u32>) -> Sums {
     let s0 = word_sums(o, 0u, mb);
