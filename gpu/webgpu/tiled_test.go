@@ -137,23 +137,24 @@ func (f *ffn) run(t *testing.T, be gpu.Backend) ([][]float32, []string) {
 	g.Do(&gpu.SwiGLU{Gate: o[0], Up: o[1], Out: o[2]})
 	g.Do(&gpu.MatMul{W: weight("r", f.r), In: x, Out: o[3]})
 	g.Do(&gpu.Add{A: g.Bind("residue", rb), B: o[3], Out: o[4]})
+	names := runKernels(t, be, g)
+	res := make([][]float32, len(outs))
+	for i, b := range outs {
+		res[i] = readFloats(t, b, N*T)
+	}
+	return res, names
+}
+
+// runKernels compiles and runs g on be, and returns the names of the
+// kernels it took (none on the CPU backend).
+func runKernels(t *testing.T, be gpu.Backend, g *gpu.Graph) []string {
+	t.Helper()
 	p, err := be.Compile(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Run(gpu.Params{}); err != nil {
 		t.Fatal(err)
-	}
-	res := make([][]float32, len(outs))
-	raw := make([]byte, 4*N*T)
-	for i, b := range outs {
-		if err := b.Read(0, raw); err != nil {
-			t.Fatal(err)
-		}
-		res[i] = make([]float32, N*T)
-		for j := range res[i] {
-			res[i][j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
-		}
 	}
 	var names []string
 	if _, ok := be.(*webgpu.Backend); ok {
@@ -162,7 +163,21 @@ func (f *ffn) run(t *testing.T, be gpu.Backend) ([][]float32, []string) {
 			return false
 		})
 	}
-	return res, names
+	return names
+}
+
+// readFloats is the first n f32 values of b.
+func readFloats(t *testing.T, b gpu.Buffer, n int) []float32 {
+	t.Helper()
+	raw := make([]byte, 4*n)
+	if err := b.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return out
 }
 
 // near fails unless got is want within tol of the largest of want: f32
@@ -233,7 +248,7 @@ func TestTiledExpertProducts(t *testing.T) {
 }
 
 // expertProducts runs one product by expert id on be and returns its
-// output and the kernels it took (none on the CPU backend).
+// output and the kernels it took.
 func expertProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, K, N, S, T, E int, w, x, ids []byte) ([]float32, []string) {
 	t.Helper()
 	must := func(b gpu.Buffer, err error) gpu.Buffer {
@@ -254,27 +269,6 @@ func expertProducts(t *testing.T, be gpu.Backend, wt gguf.TensorType, K, N, S, T
 		t.Fatal(err)
 	}
 	g.Do(&gpu.MatMulID{W: W, In: g.Bind("x", xb), IDs: g.Bind("ids", ib), Out: g.Bind("out", ob)})
-	p, err := be.Compile(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(gpu.Params{}); err != nil {
-		t.Fatal(err)
-	}
-	raw := make([]byte, 4*N*S*T)
-	if err := ob.Read(0, raw); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]float32, N*S*T)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	var names []string
-	if _, ok := be.(*webgpu.Backend); ok {
-		webgpu.KeepKernels(p, func(name string, _ int) bool {
-			names = append(names, name)
-			return false
-		})
-	}
-	return out, names
+	names := runKernels(t, be, g)
+	return readFloats(t, ob, N*S*T), names
 }
