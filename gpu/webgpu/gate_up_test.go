@@ -129,6 +129,17 @@ func sameBitsAs(t *testing.T, fused, apart [3][]byte, what ...string) {
 // randomWeight uploads normal random weights of type wt and shape.
 func randomWeight(t *testing.T, be gpu.Backend, rng *rand.Rand, name string, wt gguf.TensorType, shape [4]int) gpu.Buffer {
 	t.Helper()
+	b, err := be.Weight(name, wt, shape, randomWeightBytes(t, rng, wt, shape))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// randomWeightBytes is normal random weights of type wt and shape in
+// that type's layout.
+func randomWeightBytes(t *testing.T, rng *rand.Rand, wt gguf.TensorType, shape [4]int) []byte {
+	t.Helper()
 	f := make([]float32, shape[0]*shape[1]*shape[2]*shape[3])
 	for i := range f {
 		f[i] = float32(rng.NormFloat64())
@@ -137,23 +148,24 @@ func randomWeight(t *testing.T, be gpu.Backend, rng *rand.Rand, name string, wt 
 	if err := quant.Quantize(wt, f, data); err != nil {
 		t.Fatal(err)
 	}
-	b, err := be.Weight(name, wt, shape, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return data
 }
 
 // writeRandom fills an F32 buffer of n values with normal random numbers.
 func writeRandom(t *testing.T, b gpu.Buffer, rng *rand.Rand, n int) {
 	t.Helper()
+	if err := b.Write(0, randomFloatBytes(rng, n)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// randomFloatBytes is n normal random numbers as F32 bytes.
+func randomFloatBytes(rng *rand.Rand, n int) []byte {
 	raw := make([]byte, 4*n)
 	for i := 0; i < n; i++ {
 		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(float32(rng.NormFloat64())))
 	}
-	if err := b.Write(0, raw); err != nil {
-		t.Fatal(err)
-	}
+	return raw
 }
 
 // The experts' gate and up products and their SwiGLU in one dispatch

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
-	"github.com/emberllm/ember/engine/quant"
 	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/cpu"
 	"github.com/emberllm/ember/gpu/webgpu"
@@ -80,25 +79,8 @@ var ffnOutputs = []string{"gate", "up", "silu(gate)·up", "R·x", "resid+R·x"}
 
 func newFFN(t *testing.T, wt gguf.TensorType, K, N, T int) *ffn {
 	rng := rand.New(rand.NewPCG(uint64(wt), uint64(K)))
-	floats := func(n int) []byte {
-		b := make([]byte, 4*n)
-		for i := range n {
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(rng.NormFloat64())))
-		}
-		return b
-	}
-	weight := func() []byte {
-		f := make([]float32, K*N)
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-		data := make([]byte, wt.RowBytes(K)*N)
-		if err := quant.Quantize(wt, f, data); err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
-	return &ffn{wt: wt, K: K, N: N, T: T, g: weight(), u: weight(), r: weight(), x: floats(K * T), residue: floats(N * T)}
+	weight := func() []byte { return randomWeightBytes(t, rng, wt, gpu.Shape4(K, N)) }
+	return &ffn{wt: wt, K: K, N: N, T: T, g: weight(), u: weight(), r: weight(), x: randomFloatBytes(rng, K*T), residue: randomFloatBytes(rng, N*T)}
 }
 
 // run computes the block on be and returns its outputs and the names of
@@ -213,18 +195,8 @@ func TestTiledExpertProducts(t *testing.T) {
 		K := map[int]int{1: 291, 32: 288, 256: 768}[wt.BlockSize()]
 		t.Run(wt.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(wt), 7))
-			f := make([]float32, K*N*E)
-			for i := range f {
-				f[i] = float32(rng.NormFloat64())
-			}
-			w := make([]byte, wt.RowBytes(K)*N*E)
-			if err := quant.Quantize(wt, f, w); err != nil {
-				t.Fatal(err)
-			}
-			x := make([]byte, 4*K*S*T)
-			for i := range K * S * T {
-				binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(float32(rng.NormFloat64())))
-			}
+			w := randomWeightBytes(t, rng, wt, gpu.Shape4(K, N, E))
+			x := randomFloatBytes(rng, K*S*T)
 			ids := make([]byte, 4*S*T)
 			for tt := range T {
 				// Distinct experts a token: 0 and 1 for three tokens in
