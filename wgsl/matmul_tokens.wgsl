@@ -1,7 +1,7 @@
 // Out[n, b, t] = Σ_k W[k, n, b] · In[k, b, t] for the sequences of a
 // decode batch: a workgroup computes WROWS consecutive rows for TOKENS
-// tokens (matvec_tokens.wgsl), each token's sums those matmul.wgsl gives
-// it alone, bit for bit, while the weights are read from memory once for
+// tokens (matvec_tokens.wgsl, tokens_shape.wgsl), each token's sums those
+// matmul.wgsl gives it alone, bit for bit, while the weights are read from memory once for
 // all of them and each weight part decoded once for all of them (the
 // weight types whose dot_TYPE has wload and wdot: Q4_0, Q8_0, Q4_K,
 // Q6_K). Epilogues 0 to 3 as in matmul.wgsl. Words: matmulParams.

@@ -46,9 +46,9 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 			}
 		})
 	}
-	// A batch of more sequences than one matmul_tokens workgroup takes
-	// (batchTokens, 4): further groups of tokens, the last partly filled
-	// (a batch step of 11 tokens, as serving's top bucket of 11 slots).
+	// A batch of more sequences than one workgroup takes: 11 tokens (as
+	// serving's top bucket of 11 slots) go to matmul_tokens_wide
+	// (wideTokens, 8 a workgroup), its second group partly filled.
 	t.Run("tiny-llama-Q4_0-11", func(t *testing.T) {
 		path := writeTiny(t, dir, "tiny", synth.Llama, "Q4_0", 5)
 		m := loadModel(t, be, path)

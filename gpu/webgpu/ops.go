@@ -194,7 +194,7 @@ type productParams struct {
 }
 
 // matmulParams are matmul.wgsl's, matmul_tiled.wgsl's and
-// matmul_tokens.wgsl's words: the
+// matmul_tokens.wgsl's (and _wide's) words: the
 // epilogue (epi...) and its operands, E and G read, F written, and the
 // byte of W's binding where row 0 starts.
 type matmulParams struct {
@@ -270,7 +270,8 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if c.tiled(T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
 	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
-		kernel, groups = "matmul_tokens", func(n int) int { return rowGroups(n) * B * tokenGroups(T) }
+		kernel = tokensKernel(T)
+		groups = func(n int) int { return rowGroups(n) * B * tokenGroups(T) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
@@ -493,9 +494,23 @@ const matvecRows = 2
 // rowGroups is the number of matvec workgroups covering n rows.
 func rowGroups(n int) int { return (n + matvecRows - 1) / matvecRows }
 
-// batchTokens is TOKENS of matvec_tokens.wgsl: the sequences of a decode
-// batch whose products one matmul_tokens workgroup computes.
-const batchTokens = 4
+// batchTokens is TOKENS of tokens_shape.wgsl: the sequences of a decode
+// batch whose products one matmul_tokens workgroup computes; wideTokens
+// is tokens_shape_wide's, matmul_tokens_wide's, taken from that many
+// tokens on (batch buckets are powers of two: a smaller one would compute
+// padding).
+const (
+	batchTokens = 4
+	wideTokens  = 8
+)
+
+// tokensKernel is the batch product kernel for steps of T tokens.
+func tokensKernel(T int) string {
+	if T >= wideTokens {
+		return "matmul_tokens_wide"
+	}
+	return "matmul_tokens"
+}
 
 // splitsDecode reports whether weights of type t take matmul_tokens in a
 // decode batch: their dot_TYPE.wgsl decodes a part apart from its dot
@@ -505,9 +520,15 @@ func splitsDecode(t gguf.TensorType) bool {
 	return t == gguf.Q4_0 || t == gguf.Q8_0 || t == gguf.Q4_K || t == gguf.Q6_K
 }
 
-// tokenGroups is the number of matmul_tokens workgroups covering T tokens
-// of a row range.
-func tokenGroups(T int) int { return (T + batchTokens - 1) / batchTokens }
+// tokenGroups is the number of workgroups of tokensKernel(T) covering T
+// tokens of a row range.
+func tokenGroups(T int) int {
+	per := batchTokens
+	if T >= wideTokens {
+		per = wideTokens
+	}
+	return (T + per - 1) / per
+}
 
 // embedParams are embed.wgsl's words: rows of D values (RowBytes bytes in
 // the table's layout) of a table of Rows rows, T tokens; the rows R0..R1

@@ -208,6 +208,7 @@ var kernelParams = map[string]reflect.Type{
 	"matmul":               reflect.TypeFor[matmulParams](),
 	"matmul_tiled":         reflect.TypeFor[matmulParams](),
 	"matmul_tokens":        reflect.TypeFor[matmulParams](),
+	"matmul_tokens_wide":   reflect.TypeFor[matmulParams](),
 	"matmul_round":         reflect.TypeFor[matmulRoundParams](),
 	"matmul_gate_up":       reflect.TypeFor[gateUpParams](),
 	"matmul_gate_up_round": reflect.TypeFor[gateUpParams](),

@@ -15,7 +15,7 @@ struct Lane {
 const SLOTS = WG / 4u;
 var<workgroup> red: array<f32, ROWS * SLOTS * GROUPS>;
 
-const_assert ROWS <= 8u;
+const_assert ROWS <= 16u;
 
 // reduce_row puts the subgroup's sum of row r's partial sums v in its slot.
 fn reduce_row(l: Lane, at_slot: u32, r: u32, v: f32) {
@@ -29,7 +29,7 @@ fn reduce_rows(l: Lane) -> f32 {
     let per = l.ns / GROUPS;
     let grp = l.li / WG;
     let base = grp * ROWS * SLOTS;
-    // The rows written out (at most eight): acc indexed in a loop may be
+    // The rows written out (at most sixteen): acc indexed in a loop may be
     // kept in memory by the driver.
     let at_slot = base + l.sg - grp * per;
     reduce_row(l, at_slot, 0u, acc[0]);
@@ -40,6 +40,14 @@ fn reduce_rows(l: Lane) -> f32 {
     if (ROWS > 5u) { reduce_row(l, at_slot, 5u, acc[min(5u, ROWS - 1u)]); }
     if (ROWS > 6u) { reduce_row(l, at_slot, 6u, acc[min(6u, ROWS - 1u)]); }
     if (ROWS > 7u) { reduce_row(l, at_slot, 7u, acc[min(7u, ROWS - 1u)]); }
+    if (ROWS > 8u) { reduce_row(l, at_slot, 8u, acc[min(8u, ROWS - 1u)]); }
+    if (ROWS > 9u) { reduce_row(l, at_slot, 9u, acc[min(9u, ROWS - 1u)]); }
+    if (ROWS > 10u) { reduce_row(l, at_slot, 10u, acc[min(10u, ROWS - 1u)]); }
+    if (ROWS > 11u) { reduce_row(l, at_slot, 11u, acc[min(11u, ROWS - 1u)]); }
+    if (ROWS > 12u) { reduce_row(l, at_slot, 12u, acc[min(12u, ROWS - 1u)]); }
+    if (ROWS > 13u) { reduce_row(l, at_slot, 13u, acc[min(13u, ROWS - 1u)]); }
+    if (ROWS > 14u) { reduce_row(l, at_slot, 14u, acc[min(14u, ROWS - 1u)]); }
+    if (ROWS > 15u) { reduce_row(l, at_slot, 15u, acc[min(15u, ROWS - 1u)]); }
     workgroupBarrier();
     var t = 0.0;
     let i0 = group_lane(l.li);
