@@ -997,9 +997,9 @@ func roundingOf(wt gpu.Type, K int, tiled bool) (mode, bs int, err error) {
 
 // tiledRounding is the rounding the tiled product reads: packed integers
 // for the types its tiles multiply in integers (tile_mul_i8: Q4_0, Q8_0,
-// Q4_K, Q5_K), else gpu.ActRounding's floats.
+// Q4_K, Q5_K, Q6_K), else gpu.ActRounding's floats.
 func tiledRounding(wt gpu.Type, K int) (mode, bs int, err error) {
-	if wt == gguf.Q4_0 || wt == gguf.Q8_0 || wt == gguf.Q4_K || wt == gguf.Q5_K {
+	if wt == gguf.Q4_0 || wt == gguf.Q8_0 || wt == gguf.Q4_K || wt == gguf.Q5_K || wt == gguf.Q6_K {
 		return roundMode(wt, K)
 	}
 	return gpu.ActRounding(wt, K)

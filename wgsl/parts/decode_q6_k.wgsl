@@ -15,3 +15,12 @@ fn dq(rb: u32, i: u32) -> f32 {
     return h16(o + 208u) * f32(sc) * f32(q);
 }
 const BLOCK = 256u;
+// q6_signed is four 6-bit values (low nibbles lo, high bit pairs hi at
+// bit sh of each byte) as the signed bytes q − 32: q ^ 32 is q − 32 in six
+// bits, its bit 5 then copied into bits 6 and 7 (no carry crosses bytes).
+fn q6_signed(lo: u32, hi: u32, sh: u32) -> u32 {
+    let q = (lo & 0x0f0f0f0fu) | (((hi >> sh) & 0x03030303u) << 4u);
+    let t = q ^ 0x20202020u;
+    let s = t & 0x20202020u;
+    return t | (s << 1u) | (s << 2u);
+}

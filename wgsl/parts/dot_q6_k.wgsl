@@ -15,15 +15,6 @@ fn xpart(xo: u32, blk: u32, part: u32) -> XPart {
     let w = vec4<u32>(i, i + 8u, i + 16u, i + 24u);
     return XPart(X[w.x >> 2u][w.x & 3u], X[w.y >> 2u][w.y & 3u], X[w.z >> 2u][w.z & 3u], X[w.w >> 2u][w.w & 3u], q8k_d(q8k_head(xo, blk)));
 }
-// q6_signed is four 6-bit values (low nibbles lo, high bit pairs hi at
-// bit sh of each byte) as the signed bytes q − 32: q ^ 32 is q − 32 in six
-// bits, its bit 5 then copied into bits 6 and 7 (no carry crosses bytes).
-fn q6_signed(lo: u32, hi: u32, sh: u32) -> u32 {
-    let q = (lo & 0x0f0f0f0fu) | (((hi >> sh) & 0x03030303u) << 4u);
-    let t = q ^ 0x20202020u;
-    let s = t & 0x20202020u;
-    return t | (s << 1u) | (s << 2u);
-}
 // The weight half of a part, loaded once (wload), and its dot with one
 // token's activations (wdot); dot_part is the two in a row.
 struct WPart { q: vec4<u32>, s: vec4<f32>, d: f32 }

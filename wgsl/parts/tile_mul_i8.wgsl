@@ -1,5 +1,5 @@
 // tile_mul.wgsl's tile product for the weight types whose matvecs take
-// integer dot products (Q4_0, Q8_0, Q4_K, Q5_K; the loader, tile_TYPE,
+// integer dot products (Q4_0, Q8_0, Q4_K, Q5_K, Q6_K; the loader, tile_TYPE,
 // swaps it in): a block is 32 values (a k-quant's sub-block), held in
 // workgroup memory as 8-bit integers, the weights' as load_w gives them
 // and the activations' as quantize_act packs them (mode 4, or 5 for the
@@ -8,6 +8,9 @@
 // block in integers (dot4I8Packed, four values an instruction) and adds
 // d_w·d_x·Σ to its total, less the row's minimum times the column's block
 // sum where the type has minimums (HAS_MIN): the matvec's arithmetic.
+// Where a block's two halves of 16 values have scales of their own
+// (HALF_SCALES: Q6_K), each half's sum takes its own, the second held
+// where the minimums are.
 //!use common
 //!use tile_shape
 // The blocks as [word][quad]: word j of a thread's four rows (columns) is
@@ -65,10 +68,8 @@ fn store_part(ws: u32, ss: u32, sb: u32, lr: u32, lp: u32, p: Part) {
         let q = ss + sb * (TM / 4u) + lr / 4u;
         wd[q][c] = p.dw.x;
         xd[q][c] = p.dx.x;
-        if (HAS_MIN) {
-            wm[q][c] = p.dw.y;
-            xm[q][c] = p.dx.y;
-        }
+        if (HAS_MIN || HALF_SCALES) { wm[q][c] = p.dw.y; }
+        if (HAS_MIN) { xm[q][c] = p.dx.y; }
     }
 }
 
@@ -105,14 +106,22 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
         }
         if (4u * mb.y < live) {
             for (var sb = 0u; sb < SB; sb++) {
-                let s = block_sums(ws + sb * BLOCK_VECS, mb);
+                let h = block_halves(ws + sb * BLOCK_VECS, mb);
                 let q = ss + sb * (TM / 4u);
                 let rd = wd[q + mb.x];
                 let cd = xd[q + mb.y];
-                a0 += rd * cd.x * vec4<f32>(s.c0);
-                a1 += rd * cd.y * vec4<f32>(s.c1);
-                a2 += rd * cd.z * vec4<f32>(s.c2);
-                a3 += rd * cd.w * vec4<f32>(s.c3);
+                if (HALF_SCALES) {
+                    let rh = wm[q + mb.x];
+                    a0 += cd.x * (rd * vec4<f32>(h.lo.c0) + rh * vec4<f32>(h.hi.c0));
+                    a1 += cd.y * (rd * vec4<f32>(h.lo.c1) + rh * vec4<f32>(h.hi.c1));
+                    a2 += cd.z * (rd * vec4<f32>(h.lo.c2) + rh * vec4<f32>(h.hi.c2));
+                    a3 += cd.w * (rd * vec4<f32>(h.lo.c3) + rh * vec4<f32>(h.hi.c3));
+                } else {
+                    a0 += rd * cd.x * vec4<f32>(h.lo.c0 + h.hi.c0);
+                    a1 += rd * cd.y * vec4<f32>(h.lo.c1 + h.hi.c1);
+                    a2 += rd * cd.z * vec4<f32>(h.lo.c2 + h.hi.c2);
+                    a3 += rd * cd.w * vec4<f32>(h.lo.c3 + h.hi.c3);
+                }
                 if (HAS_MIN) {
                     let rm = wm[q + mb.x];
                     let cm = xm[q + mb.y];
@@ -131,11 +140,16 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
 // column by column.
 struct Sums { c0: vec4<i32>, c1: vec4<i32>, c2: vec4<i32>, c3: vec4<i32> }
 
-// block_sums is the block at o of the slice: its eight words written out
-// one by one, not a loop of eight, which the NVIDIA driver kept rolled,
-// each step then waiting out its workgroup loads (bench/JOURNAL.md).
-// Integer sums are exact in any order.
-fn block_sums(o: u32, mb: vec2<u32>) -> Sums {
+// Halves is a block's sums over its first four words (values 0..15) and
+// its last four.
+struct Halves { lo: Sums, hi: Sums }
+
+// block_halves is the block at o of the slice: its eight words written
+// out one by one, not a loop of eight, which the NVIDIA driver kept
+// rolled, each step then waiting out its workgroup loads
+// (bench/JOURNAL.md). Integer sums are exact in any order: lo + hi is the
+// block's sum.
+fn block_halves(o: u32, mb: vec2<u32>) -> Halves {
     let s0 = word_sums(o, 0u, mb);
     let s1 = word_sums(o, 1u, mb);
     let s2 = word_sums(o, 2u, mb);
@@ -144,10 +158,10 @@ fn block_sums(o: u32, mb: vec2<u32>) -> Sums {
     let s5 = word_sums(o, 5u, mb);
     let s6 = word_sums(o, 6u, mb);
     let s7 = word_sums(o, 7u, mb);
-    return Sums(s0.c0 + s1.c0 + s2.c0 + s3.c0 + s4.c0 + s5.c0 + s6.c0 + s7.c0,
-                s0.c1 + s1.c1 + s2.c1 + s3.c1 + s4.c1 + s5.c1 + s6.c1 + s7.c1,
-                s0.c2 + s1.c2 + s2.c2 + s3.c2 + s4.c2 + s5.c2 + s6.c2 + s7.c2,
-                s0.c3 + s1.c3 + s2.c3 + s3.c3 + s4.c3 + s5.c3 + s6.c3 + s7.c3);
+    return Halves(Sums(s0.c0 + s1.c0 + s2.c0 + s3.c0, s0.c1 + s1.c1 + s2.c1 + s3.c1,
+                       s0.c2 + s1.c2 + s2.c2 + s3.c2, s0.c3 + s1.c3 + s2.c3 + s3.c3),
+                  Sums(s4.c0 + s5.c0 + s6.c0 + s7.c0, s4.c1 + s5.c1 + s6.c1 + s7.c1,
+                       s4.c2 + s5.c2 + s6.c2 + s7.c2, s4.c3 + s5.c3 + s6.c3 + s7.c3));
 }
 
 // word_sums is word j of the thread's four rows dotted with word j of its

@@ -6,6 +6,8 @@
 //!swap tile_mul tile_mul_i8
 //!use tile_x_q8
 //!use bytes
+const HAS_MIN = false;
+const HALF_SCALES = false;
 // signed4 is four nibbles (the low four bits of each byte) as the signed
 // bytes q − 8: q ^ 8 is q − 8 in four bits, its bit 3 then copied into
 // bits 4 to 7 (no carry crosses bytes).

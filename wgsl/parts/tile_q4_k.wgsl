@@ -7,6 +7,8 @@
 //!use decode_q4_k
 //!swap tile_mul tile_mul_i8
 //!use tile_x_q8k
+const HAS_MIN = true;
+const HALF_SCALES = false;
 fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
     let s = blk % 8u;
     let q = ((rb + (blk / 8u) * 144u) >> 2u) + 4u + 8u * (s / 2u) + 2u * part;

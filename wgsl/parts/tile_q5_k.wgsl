@@ -6,6 +6,8 @@
 //!use decode_q5_k
 //!swap tile_mul tile_mul_i8
 //!use tile_x_q8k
+const HAS_MIN = true;
+const HALF_SCALES = false;
 fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
     let s = blk % 8u;
     let o = (rb + (blk / 8u) * 176u) >> 2u;

@@ -5,6 +5,8 @@
 //!swap tile_mul tile_mul_i8
 //!use tile_x_q8
 //!use bytes
+const HAS_MIN = false;
+const HALF_SCALES = false;
 fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
     let o = rb + blk * 34u + 2u + 8u * part;
     let c = o >> 2u;

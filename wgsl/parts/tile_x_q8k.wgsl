@@ -3,8 +3,7 @@
 // word K/4+20B of the row at word xo and the sums of its runs of 16 in
 // words K/4+20B+4 ..; for the 32-value block blk, the scale and the scale
 // times the block's integer sum (two runs), which the weights' minimums
-// multiply.
-const HAS_MIN = true;
+// multiply where they have them (HAS_MIN).
 fn load_xdm(xo: u32, K: u32, blk: u32) -> vec2<f32> {
     let h = xo + K / 4u + 20u * (blk / 8u);
     let r = h + 4u + 2u * (blk % 8u);
