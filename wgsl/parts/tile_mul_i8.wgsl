@@ -36,27 +36,21 @@ var<workgroup> wm: array<vec4<f32>, 2u * SCALES>;
 var<workgroup> xm: array<vec4<f32>, 2u * SCALES>;
 
 // Part is what a thread brings of one block: two words of weights and of
-// activations, the row's and the column's scales.
-struct Part { w: vec2<u32>, x: vec2<u32>, dw: vec2<f32>, dx: vec2<f32> }
+// activations.
+struct Part { w: vec2<u32>, x: vec2<u32> }
 
 // load_part is part lp of block blk; a block past the last (a slice's
-// second when K has an odd count) repeats the last with zero scales, so
-// it adds nothing.
+// second when K has an odd count) repeats the last (store_scale gives it
+// zero scales, so it adds nothing).
 fn load_part(rb: u32, xo: u32, K: u32, blk: u32, lp: u32) -> Part {
-    let blocks = K / 32u;
-    let b = min(blk, blocks - 1u);
+    let b = min(blk, K / 32u - 1u);
     let xs = xo + 2u * lp + 8u * b;
-    var p = Part(load_w(rb, b, lp), vec2<u32>(X[xs], X[xs + 1u]), load_dm(rb, b), load_xdm(xo, K, b));
-    if (blk >= blocks) {
-        p.dw = vec2<f32>(0.0);
-        p.dx = vec2<f32>(0.0);
-    }
-    return p;
+    return Part(load_w(rb, b, lp), vec2<u32>(X[xs], X[xs + 1u]));
 }
 
 // store_part puts part lp of row (column) lr into block sb of the slice
-// at ws (scales at ss).
-fn store_part(ws: u32, ss: u32, sb: u32, lr: u32, lp: u32, p: Part) {
+// at ws.
+fn store_part(ws: u32, sb: u32, lr: u32, lp: u32, p: Part) {
     let slots = w_slots(lp);
     let o = ws + sb * BLOCK_VECS + lr / 4u;
     let c = lr % 4u;
@@ -64,12 +58,36 @@ fn store_part(ws: u32, ss: u32, sb: u32, lr: u32, lp: u32, p: Part) {
     wi[o + slots.y * QSTRIDE][c] = p.w.y;
     xi[o + 2u * lp * QSTRIDE][c] = p.x.x;
     xi[o + (2u * lp + 1u) * QSTRIDE][c] = p.x.y;
-    if (lp == 0u) {
-        let q = ss + sb * (TM / 4u) + lr / 4u;
-        wd[q][c] = p.dw.x;
-        xd[q][c] = p.dx.x;
-        if (HAS_MIN || HALF_SCALES) { wm[q][c] = p.dw.y; }
-        if (HAS_MIN) { xm[q][c] = p.dx.y; }
+}
+
+// load_scale is the scales the thread of part lp brings of the slice
+// from block b0: its row's and its column's of block b0 + lp % 2, of
+// which store_scale keeps the row's (lp 0, 1) or the column's (lp 2, 3).
+// A row's four threads loaded both blocks' row and column scales each;
+// now each slice's scales are loaded twice, not four times, and held in
+// four registers, not eight. Both are loaded and the choice is made at
+// the store: a branch around the loads (one load a thread) made each
+// side wait out its loads, and Q6_K lost (bench/JOURNAL.md).
+const_assert SB == 2u;
+fn load_scale(rb: u32, xo: u32, K: u32, b0: u32, lp: u32) -> vec4<f32> {
+    let b = min(b0 + lp % 2u, K / 32u - 1u);
+    return vec4<f32>(load_dm(rb, b), load_xdm(xo, K, b));
+}
+
+// store_scale puts the pair of load_scale's that part lp keeps for the
+// slice from block b0 into its scales at ss: zero for a block past the
+// last (one whose weights repeat the last), so it adds nothing. Chosen
+// and tested here, long after the loads, not where their values arrive.
+fn store_scale(ss: u32, lr: u32, lp: u32, K: u32, b0: u32, s4: vec4<f32>) {
+    let s = select(select(s4.xy, s4.zw, lp >= 2u), vec2<f32>(0.0), b0 + lp % 2u >= K / 32u);
+    let q = ss + (lp % 2u) * (TM / 4u) + lr / 4u;
+    let c = lr % 4u;
+    if (lp < 2u) {
+        wd[q][c] = s.x;
+        if (HAS_MIN || HALF_SCALES) { wm[q][c] = s.y; }
+    } else {
+        xd[q][c] = s.x;
+        if (HAS_MIN) { xm[q][c] = s.y; }
     }
 }
 
@@ -93,16 +111,19 @@ fn tile_product(li: u32, rb: u32, xo: u32, xs0: u32, live: u32) -> Acc {
     let blocks = K / 32u;
     var p0 = load_part(rb, xo, K, 0u, lp);
     var p1 = load_part(rb, xo, K, 1u, lp);
+    var sc = load_scale(rb, xo, K, 0u, lp);
     for (var b0 = 0u; b0 < blocks; b0 += SB) {
         let half = (b0 / SB) % 2u;
         let ws = half * SLICE;
         let ss = half * SCALES;
-        store_part(ws, ss, 0u, lr, lp, p0);
-        store_part(ws, ss, 1u, lr, lp, p1);
+        store_part(ws, 0u, lr, lp, p0);
+        store_part(ws, 1u, lr, lp, p1);
+        store_scale(ss, lr, lp, K, b0, sc);
         workgroupBarrier();
         if (b0 + SB < blocks) {
             p0 = load_part(rb, xo, K, b0 + SB, lp);
             p1 = load_part(rb, xo, K, b0 + SB + 1u, lp);
+            sc = load_scale(rb, xo, K, b0 + SB, lp);
         }
         if (4u * mb.y < live) {
             for (var sb = 0u; sb < SB; sb++) {
