@@ -271,7 +271,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
 	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
 		kernel = tokensKernel(T)
-		groups = func(n int) int { return rowGroups(n) * B * tokenGroups(T) }
+		groups = func(n int) int { return (n + batchRows - 1) / batchRows * B * tokenGroups(T) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
@@ -493,6 +493,10 @@ const matvecRows = 2
 
 // rowGroups is the number of matvec workgroups covering n rows.
 func rowGroups(n int) int { return (n + matvecRows - 1) / matvecRows }
+
+// batchRows is WROWS of tokens_shape.wgsl (and _wide): the weight rows one
+// matmul_tokens workgroup takes.
+const batchRows = 2
 
 // batchTokens is TOKENS of tokens_shape.wgsl: the sequences of a decode
 // batch whose products one matmul_tokens workgroup computes; wideTokens
