@@ -84,11 +84,12 @@ func TestTokensShapeMatchesKernel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := tokensKernel(k.T); got != k.kernel {
+		got, per := tokensKernel(k.T)
+		if got != k.kernel {
 			t.Errorf("a step of %d tokens takes %s, want %s", k.T, got, k.kernel)
 		}
-		if rows, tokens := constOf(t, src, "WROWS"), constOf(t, src, "TOKENS"); rows != batchRows || tokens != k.T {
-			t.Errorf("%s.wgsl: %d rows by %d tokens, the grid counts %d by %d", k.kernel, rows, tokens, batchRows, k.T)
+		if rows, tokens := constOf(t, src, "WROWS"), constOf(t, src, "TOKENS"); rows != batchRows || tokens != per {
+			t.Errorf("%s.wgsl: %d rows by %d tokens, the grid counts %d by %d", k.kernel, rows, tokens, batchRows, per)
 		}
 		if wg, want := constOf(t, src, "WG"), constOf(t, mv, "WG"); wg != want {
 			t.Errorf("%s.wgsl: %d threads a row, matmul.wgsl %d", k.kernel, wg, want)

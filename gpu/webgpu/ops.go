@@ -270,8 +270,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if c.tiled(T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
 	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
-		kernel = tokensKernel(T)
-		groups = func(n int) int { return (n + batchRows - 1) / batchRows * B * tokenGroups(T) }
+		k, per := tokensKernel(T)
+		kernel = k
+		groups = func(n int) int { return (n + batchRows - 1) / batchRows * B * ((T + per - 1) / per) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
@@ -508,12 +509,13 @@ const (
 	wideTokens  = 8
 )
 
-// tokensKernel is the batch product kernel for steps of T tokens.
-func tokensKernel(T int) string {
+// tokensKernel is the batch product kernel for steps of T tokens and the
+// tokens one of its workgroups takes.
+func tokensKernel(T int) (string, int) {
 	if T >= wideTokens {
-		return "matmul_tokens_wide"
+		return "matmul_tokens_wide", wideTokens
 	}
-	return "matmul_tokens"
+	return "matmul_tokens", batchTokens
 }
 
 // splitsDecode reports whether weights of type t take matmul_tokens in a
@@ -522,16 +524,6 @@ func tokensKernel(T int) string {
 // batches run a matvec a token.
 func splitsDecode(t gguf.TensorType) bool {
 	return t == gguf.Q4_0 || t == gguf.Q8_0 || t == gguf.Q4_K || t == gguf.Q6_K
-}
-
-// tokenGroups is the number of workgroups of tokensKernel(T) covering T
-// tokens of a row range.
-func tokenGroups(T int) int {
-	per := batchTokens
-	if T >= wideTokens {
-		per = wideTokens
-	}
-	return (T + per - 1) / per
 }
 
 // embedParams are embed.wgsl's words: rows of D values (RowBytes bytes in

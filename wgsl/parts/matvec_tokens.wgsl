@@ -37,7 +37,7 @@ fn token_terms(w0: WPart, w1: WPart, x: u32, blk: u32, part: u32) -> vec2<f32> {
 fn accumulate_tokens(b: u32, t0: u32, T: u32, row0: u32, rows: u32, li: u32, base: u32) {
     let rbytes = pu(ROW_BYTES_WORD);
     let units = pu(P_K) / BLOCK * PARTS;
-    let x0 = at(P_IN, 0u, b, min(t0 + 0u, T - 1u), 0u);
+    let x0 = at(P_IN, 0u, b, t0, 0u);
     let x1 = at(P_IN, 0u, b, min(t0 + 1u, T - 1u), 0u);
     let x2 = at(P_IN, 0u, b, min(t0 + 2u, T - 1u), 0u);
     let x3 = at(P_IN, 0u, b, min(t0 + 3u, T - 1u), 0u);
