@@ -27,7 +27,8 @@ const SLICE = SB * BLOCK_VECS;
 var<workgroup> wi: array<vec4<u32>, 2u * SLICE>;
 var<workgroup> xi: array<vec4<u32>, 2u * SLICE>;
 // The rows' and columns' scales, and where the type has them, the minimum
-// terms: the row's block minimum, the column's scale times its block's
+// terms: the row's block minimum (with HALF_SCALES, the scale of the
+// block's second half instead), the column's scale times its block's
 // integer sum; [block of the slice][quad].
 const SCALES = SB * (TM / 4u);
 var<workgroup> wd: array<vec4<f32>, 2u * SCALES>;
