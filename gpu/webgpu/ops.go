@@ -992,11 +992,17 @@ func roundingOf(wt gpu.Type, K int, tiled bool) (mode, bs int, err error) {
 }
 
 // tiledRounding is the rounding the tiled product reads: packed integers
-// for the types its tiles multiply in integers (tile_mul_i8: Q4_0, Q8_0,
-// Q4_K, Q5_K, Q6_K), else gpu.ActRounding's floats.
+// for the types its tiles multiply in integers (tile_mul_i8): the
+// matvecs' for Q4_0, Q8_0 and the k-quants, Q8_0 packed with its block
+// sums for Q4_1, Q5_0 and Q5_1 (whose matvecs read floats); else
+// gpu.ActRounding's floats.
 func tiledRounding(wt gpu.Type, K int) (mode, bs int, err error) {
-	if wt == gguf.Q4_0 || wt == gguf.Q8_0 || wt == gguf.Q4_K || wt == gguf.Q5_K || wt == gguf.Q6_K {
+	switch wt {
+	case gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
 		return roundMode(wt, K)
+	case gguf.Q4_1, gguf.Q5_0, gguf.Q5_1:
+		_, bs, err = gpu.ActRounding(wt, K)
+		return packedQ8, bs, err
 	}
 	return gpu.ActRounding(wt, K)
 }

@@ -18,7 +18,7 @@ import (
 func BenchmarkPrefillMatMul(b *testing.B) {
 	const chain = 8
 	for _, shape := range [][2]int{{4096, 1024}, {4096, 4096}, {4096, 14336}, {14336, 4096}} {
-		for _, typ := range []gguf.TensorType{gguf.Q4_K, gguf.Q4_0, gguf.Q8_0, gguf.Q6_K} {
+		for _, typ := range []gguf.TensorType{gguf.Q4_K, gguf.Q4_0, gguf.Q8_0, gguf.Q6_K, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1} {
 			for _, T := range []int{128, 512} {
 				k, n := shape[0], shape[1]
 				b.Run(fmt.Sprintf("%dx%d/%s/T%d", k, n, typ, T), func(b *testing.B) {

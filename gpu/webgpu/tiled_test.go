@@ -52,8 +52,8 @@ func TestTiledProducts(t *testing.T) {
 				tol := 1e-4
 				if wt == gguf.Q4_1 || wt == gguf.Q5_1 {
 					// The CPU takes the minimums against the activation
-					// block sums of Q8_1, stored in f16; both WebGPU
-					// kernels sum the rounded activations in f32.
+					// block sums of Q8_1, stored in f16; the WebGPU tile
+					// takes them as d·Σq in f32 (tile_x_q8).
 					tol = 1e-3
 				}
 				for i, what := range ffnOutputs {

@@ -34,6 +34,12 @@ fn s8x4(w: u32) -> vec4<i32> { return (vec4<i32>(bitcast<i32>(w)) << (vec4<u32>(
 fn u4x4(w: u32, sh: u32) -> vec4<i32> { return vec4<i32>((vec4<u32>(w) >> (BYTE_SHIFTS + sh)) & vec4<u32>(15u)); }
 // i8x4 is the four signed bytes of a word.
 fn i8x4(w: u32) -> vec4<f32> { return vec4<f32>(s8x4(w)); }
+// nib5 is four 5-bit values as bytes (Q5_0, Q5_1): the low nibbles of
+// q's bytes, with bit k of h as byte k's bit 4.
+fn nib5(q: u32, h: u32) -> u32 {
+    let hb = (h & 1u) | ((h & 2u) << 7u) | ((h & 4u) << 14u) | ((h & 8u) << 21u);
+    return (q & 0x0f0f0f0fu) | (hb << 4u);
+}
 // bit4 is bits sh..sh+3 of a word, one a lane.
 fn bit4(w: u32, sh: u32) -> vec4<f32> { return vec4<f32>((vec4<u32>(w) >> (vec4<u32>(0u, 1u, 2u, 3u) + sh)) & vec4<u32>(1u)); }
 fn hsum(v: vec4<f32>) -> f32 { return v.x + v.y + v.z + v.w; }
