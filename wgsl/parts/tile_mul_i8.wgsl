@@ -1,13 +1,14 @@
-// tile_mul.wgsl's tile product for the weight types whose matvecs take
-// integer dot products (Q4_0, Q8_0, Q4_K, Q5_K, Q6_K; the loader, tile_TYPE,
-// swaps it in): a block is 32 values (a k-quant's sub-block), held in
-// workgroup memory as 8-bit integers, the weights' as load_w gives them
+// tile_mul.wgsl's tile product in integers for the quantized weight types
+// of 32-value blocks or sub-blocks (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K,
+// Q5_K, Q6_K; the loader, tile_TYPE, swaps it in): a block is 32 values,
+// held in workgroup memory as 8-bit integers, the weights' as load_w gives them
 // and the activations' as quantize_act packs them (mode 4, or 5 for the
 // k-quants), with each row's and column's scales (load_dm, load_xdm). A
 // thread's 4×4 block sums each of its sixteen (row, column) pairs over the
 // block in integers (dot4I8Packed, four values an instruction) and adds
 // d_w·d_x·Σ to its total, less the row's minimum times the column's block
-// sum where the type has minimums (HAS_MIN): the matvec's arithmetic.
+// sum where the type has minimums (HAS_MIN): the integer matvecs'
+// arithmetic.
 // Where a block's two halves of 16 values have scales of their own
 // (HALF_SCALES: Q6_K), each half's sum takes its own, the second held
 // where the minimums are.
