@@ -49,13 +49,7 @@ func TestTiledProducts(t *testing.T) {
 						t.Errorf("a %d-token product took the matvec (%s)", T, n)
 					}
 				}
-				tol := 1e-4
-				if wt == gguf.Q4_1 || wt == gguf.Q5_1 {
-					// The CPU takes the minimums against the activation
-					// block sums of Q8_1, stored in f16; the WebGPU tile
-					// takes them as d·Σq in f32 (tile_x_q8).
-					tol = 1e-3
-				}
+				tol := tiledTolerance(wt)
 				for i, what := range ffnOutputs {
 					near(t, what, got[i], want[i], tol)
 				}
@@ -162,6 +156,18 @@ func readFloats(t *testing.T, b gpu.Buffer, n int) []float32 {
 	return out
 }
 
+// tiledTolerance is the bound on a tiled product of weights wt against
+// the CPU backend, relative to the largest output: 1e-4, the f32 sums'
+// reordering; 1e-3 for Q4_1 and Q5_1, whose minimums the CPU takes
+// against the activation block sums of Q8_1, stored in f16, where the
+// WebGPU tile takes them as d·Σq in f32 (tile_x_q8).
+func tiledTolerance(wt gguf.TensorType) float64 {
+	if wt == gguf.Q4_1 || wt == gguf.Q5_1 {
+		return 1e-3
+	}
+	return 1e-4
+}
+
 // near fails unless got is want within tol of the largest of want: f32
 // sums of another order.
 func near(t *testing.T, what string, got, want []float32, tol float64) {
@@ -193,10 +199,7 @@ func TestTiledExpertProducts(t *testing.T) {
 	defer wb.Close()
 	for _, wt := range []gguf.TensorType{gguf.Q4_0, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.Q8_0, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K, gguf.F32} {
 		K := map[int]int{1: 291, 32: 288, 256: 768}[wt.BlockSize()]
-		tol := 1e-4
-		if wt == gguf.Q4_1 || wt == gguf.Q5_1 {
-			tol = 1e-3 // the CPU's Q8_1 block sums are f16 (TestTiledProducts)
-		}
+		tol := tiledTolerance(wt)
 		t.Run(wt.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(wt), 7))
 			w := randomWeightBytes(t, rng, wt, gpu.Shape4(K, N, E))

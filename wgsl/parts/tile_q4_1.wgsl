@@ -17,6 +17,5 @@ fn load_w(rb: u32, blk: u32, part: u32) -> vec2<u32> {
 fn w_slots(part: u32) -> vec2<u32> { return vec2<u32>(part, 4u + part); }
 // load_dm is the block's scale and its minimum, negated.
 fn load_dm(rb: u32, blk: u32) -> vec2<f32> {
-    let w = W[(rb + blk * 20u) >> 2u];
-    return vec2<f32>(unpack2x16float(w).x, -unpack2x16float(w).y);
+    return scale_less_min(W[(rb + blk * 20u) >> 2u]);
 }
