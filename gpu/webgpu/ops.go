@@ -1061,13 +1061,12 @@ func (c *compiler) roundActivations(in *gpu.Tensor, l loc, wt gpu.Type, K, B, T 
 	rows := B * T
 	q := roundedTensor(in.Name, K, rows)
 	// quantize_act takes a value a thread, quantize_packed (the packed
-	// modes) a run of 32: faster over a prompt's rows, slower over a
-	// decode step's one, whose few workgroups then wait out a thread's
-	// 32 values one after another (bench/JOURNAL.md). The tiled products
-	// are the prompt's.
+	// modes) eight, a quarter of a 32-value block: faster over a
+	// prompt's rows (bench/JOURNAL.md). The tiled products are the
+	// prompt's.
 	kernel, per := "quantize_act", 1
 	if mode >= packedQ8 && tiled {
-		kernel, per = "quantize_packed", 32
+		kernel, per = "quantize_packed", 8
 	}
 	groups := (rows*K/per + 255) / 256
 	p := quantizeActParams{First: quantSide{K, rows, B, l}, Second: quantSide{D1: 1}, Block: bs, Mode: mode, Groups: groups}

@@ -54,12 +54,12 @@ func TestPackedActivations(t *testing.T) {
 }
 
 // A norm whose output a quantized product reads writes that rounding
-// too: rmsnorm_packed for a prompt's rows (a workgroup a row, a run of 32
-// values a thread), rmsnorm_round for a decode step's. Each packs the
+// too: rmsnorm_packed for a prompt's rows (a workgroup a row, eight values
+// a thread), rmsnorm_round for a decode step's. Each packs the
 // norm's own output as the CPU packs it (quant.QuantizeAct of the same
 // floats): scales, integers and sums, tied extremes taking the first.
-// 2304 values are nine runs of 256,
-// so the packed kernel's second round of runs is partial.
+// 2304 values are 288 parts of eight, so the packed kernel's second
+// round of 256 parts is partial.
 func TestNormPacked(t *testing.T) {
 	be := open(t)
 	defer be.Close()
