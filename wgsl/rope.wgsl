@@ -1,7 +1,9 @@
 // Rotary position embedding of the first dims elements of each head, with
-// ggml's angles (rope_angle). One thread per element; the first of each
-// rotated pair does the pair, the rest of the head is copied. Words:
-// ropeKernelParams.
+// ggml's angles (rope_angle); the rest of each head is copied. A
+// workgroup takes HC heads of one token: their pairs share the token's
+// angles, which it computes once into workgroup memory (a pair's angle
+// is a chain of as many multiplications as its index, ggml's order),
+// rather than once a head. Words: ropeKernelParams.
 //!use common
 //!use step
 //!use rope_angle
@@ -9,33 +11,47 @@
 @group(0) @binding(3) var<storage, read> FF: array<f32>;
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 
-@compute @workgroup_size(64)
+const WG = 64u;
+// Heads a workgroup, and the pairs' (cos, sin) it holds at a time: 32,
+// so an 8B's 64 pairs take two turns and the op suite's 40 run the
+// turns' loop.
+const HC = 4u;
+const PT = 32u;
+var<workgroup> tab: array<vec2<f32>, PT>;
+
+@compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let i = group_index(wid, nwg) * 64u + li;
     let hd = pu(P_HEAD_DIM);
     let H = pu(P_H);
-    if (i >= hd * H * pu(P_T)) { return; }
-    let e = i % hd;
-    let h = (i / hd) % H;
-    let t = i / (hd * H);
+    let groups = (H + HC - 1u) / HC;
+    let g = group_index(wid, nwg);
+    if (g >= groups * pu(P_T)) { return; }
+    let t = g / groups;
+    let h0 = (g % groups) * HC;
+    let hn = min(HC, H - h0);
     let dims = pu(P_ROPE_DIMS);
-    if (e >= dims) {
-        O[at(P_OUT, e, h, t, 0u)] = X[at(P_IN, e, h, t, 0u)];
-        return;
-    }
     let half_dims = dims / 2u;
-    var p: u32;
-    if (pu(P_ROPE_NEOX) != 0u) {
-        if (e >= half_dims) { return; }
-        p = e;
-    } else {
-        if ((e & 1u) != 0u) { return; }
-        p = e / 2u;
+    let pos = tok_pos(t);
+    for (var p0 = 0u; p0 < half_dims; p0 += PT) {
+        let pn = min(PT, half_dims - p0);
+        for (var p = li; p < pn; p += WG) { tab[p] = rope_cs(p0 + p, pos); }
+        workgroupBarrier();
+        for (var i = li; i < hn * pn; i += WG) {
+            let h = h0 + i / pn;
+            let ab = rope_pair(p0 + i % pn);
+            let cs = tab[i % pn];
+            let x0 = X[at(P_IN, ab.x, h, t, 0u)];
+            let x1 = X[at(P_IN, ab.y, h, t, 0u)];
+            O[at(P_OUT, ab.x, h, t, 0u)] = x0 * cs.x - x1 * cs.y;
+            O[at(P_OUT, ab.y, h, t, 0u)] = x0 * cs.y + x1 * cs.x;
+        }
+        // The chunk's angles are read before the next chunk's replace them.
+        workgroupBarrier();
     }
-    let ab = rope_pair(p);
-    let cs = rope_cs(p, tok_pos(t));
-    let x0 = X[at(P_IN, ab.x, h, t, 0u)];
-    let x1 = X[at(P_IN, ab.y, h, t, 0u)];
-    O[at(P_OUT, ab.x, h, t, 0u)] = x0 * cs.x - x1 * cs.y;
-    O[at(P_OUT, ab.y, h, t, 0u)] = x0 * cs.y + x1 * cs.x;
+    let rest = hd - dims;
+    for (var i = li; i < hn * rest; i += WG) {
+        let h = h0 + i / rest;
+        let e = dims + i % rest;
+        O[at(P_OUT, e, h, t, 0u)] = X[at(P_IN, e, h, t, 0u)];
+    }
 }

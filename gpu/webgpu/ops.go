@@ -586,8 +586,13 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 		ff = o.FreqFactors
 	}
 	p := ropeKernelParams{hd, H, T, ropeWords(o), ls[0], ls[1]}
-	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, groupsOf64(hd*H*T))
+	// A workgroup takes ropeHeads heads of a token (rope.wgsl's HC).
+	return c.dispatch("rope", "", p, true, []*gpu.Tensor{o.In, ff, o.Out}, (H+ropeHeads-1)/ropeHeads*T)
 }
+
+// ropeHeads are the heads of a token a workgroup of rope.wgsl takes (HC):
+// they share the token's angles.
+const ropeHeads = 4
 
 func (c *compiler) checkRope(o *gpu.Rope) error { return gpu.CheckRope(o, c.g.Tokens) }
 
