@@ -29,6 +29,8 @@ var<workgroup> w4: array<vec4<f32>, SCH>;
 // The lanes' partial scores of a row group, then its scores and weights.
 var<workgroup> red4: array<vec4<f32>, WG>;
 var<workgroup> sc4: array<vec4<f32>, SCH>;
+// The value sums' rescale for a row group, then 1 / the weights' sum.
+var<workgroup> ga: vec4<f32>;
 
 // kpart4 is attend.wgsl's kpart for the four heads: eight pairs loaded,
 // then added in order.
@@ -209,12 +211,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var j0 = 0u; j0 < n; j0 += SCH) {
         group_scores4(li, j0, n, kbase);
         let cn = min(SCH, n - j0);
-        let gm = group_max(m, cn);
-        let alpha = expf4(m - gm);
-        m = gm;
-        if (li < cn) { w4[li] = expf4(sc4[li] - m); }
+        // The running maximum is the first SCH threads' (each needs it for
+        // its weight), the sums' rescale thread 0's for all, and so the
+        // weights' sum: done by every thread they cost as much as a value
+        // pair's sums (the same values, however many threads compute them).
+        // Thread 0 writes ga only once every thread has passed the
+        // barriers of the next group's scores, so after all have read it.
+        if (li < SCH) {
+            let gm = group_max(m, cn);
+            if (li == 0u) { ga = expf4(m - gm); }
+            m = gm;
+            if (li < cn) { w4[li] = expf4(sc4[li] - m); }
+        }
         workgroupBarrier();
-        l = l * alpha + group_sum(cn);
+        let alpha = ga;
+        if (li == 0u) { l = l * alpha + group_sum(cn); }
         let rows = Rows(j0, cn, vbase, vs, alpha);
         p0 = value_rows(p0, 2u * li, rows);
         if (PER / 2u > 1u) { p1 = value_rows(p1, 2u * li + 128u, rows); }
@@ -222,7 +233,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (PER / 2u > 3u) { p3 = value_rows(p3, 2u * li + 384u, rows); }
         if (PER / 2u > 4u) { p4 = value_rows(p4, 2u * li + 512u, rows); }
     }
-    let inv = 1.0 / l;
+    // Every thread has read the last group's ga before thread 0 replaces it.
+    workgroupBarrier();
+    if (li == 0u) { ga = 1.0 / l; }
+    workgroupBarrier();
+    let inv = ga;
     store_pair(p0, 2u * li, h0, t, inv);
     if (PER / 2u > 1u) { store_pair(p1, 2u * li + 128u, h0, t, inv); }
     if (PER / 2u > 2u) { store_pair(p2, 2u * li + 256u, h0, t, inv); }
