@@ -615,9 +615,18 @@ func TestTabGPUFailures(t *testing.T) {
 		}
 		wctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(ti.TargetID))
 		defer cancel()
-		wctx, cancelT := context.WithTimeout(wctx, 10*time.Second)
+		// Attached without a deadline (chromedp ties a target's session to
+		// the context of its first run), each evaluation with its own: one
+		// deadline set here for all of them ran out during the loads
+		// between the arming and the destroy below whenever those took
+		// over ten seconds, and the destroy found no worker.
+		if err := chromedp.Do(wctx); err != nil {
+			t.Logf("worker %s: %v", ti.URL, err)
+			continue
+		}
+		actx, cancelT := context.WithTimeout(wctx, 10*time.Second)
 		defer cancelT()
-		ok, err := chromedp.Run(wctx, chromedp.Evaluate[bool](`(() => {
+		ok, err := chromedp.Run(actx, chromedp.Evaluate[bool](`(() => {
 			const pop = GPUDevice.prototype.popErrorScope;
 			let armed = true;
 			GPUDevice.prototype.popErrorScope = async function () {
@@ -663,7 +672,13 @@ func TestTabGPUFailures(t *testing.T) {
 	// The device lost under the model: the next request says so.
 	destroyed := 0
 	for _, w := range workers {
-		if ok, err := chromedp.Run(w, chromedp.Evaluate[bool](`!!globalThis.emberTestDevice && (globalThis.emberTestDevice.destroy(), true)`)); err == nil && ok {
+		dctx, cancelD := context.WithTimeout(w, 10*time.Second)
+		ok, err := chromedp.Run(dctx, chromedp.Evaluate[bool](`!!globalThis.emberTestDevice && (globalThis.emberTestDevice.destroy(), true)`))
+		cancelD()
+		if err != nil {
+			t.Logf("worker: %v", err)
+		}
+		if err == nil && ok {
 			destroyed++
 		}
 	}
