@@ -45,20 +45,10 @@ cross:
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
-# The WebGPU package's tests (lavapipe compiling every pipeline cold,
-# Chromium running the op suite on SwiftShader: about ten minutes on 2
-# cores, mostly on one) start first and run beside everything else; in
-# the queue of ./... they started last and ran alone, the second core
-# idle, for half the suite's time. The browser tests (web) lead the rest
-# of the queue for the same reason. WebGPU's output comes after the rest.
-WEBGPU_PKG := ./gpu/webgpu
+# .ci/test.sh runs the suite: gpu/webgpu's tests beside vet, cross,
+# arm64 and the other packages' tests (it says why).
 test: deps
-	@log=$$(mktemp); \
-	$(GO) test -timeout 60m $(WEBGPU_PKG) >$$log 2>&1 & gpu=$$!; \
-	rc=0; $(MAKE) --no-print-directory vet cross arm64 || rc=1; \
-	echo "$(GO) test -timeout 60m ./web ./... (but $(WEBGPU_PKG), running beside)"; \
-	$(GO) test -timeout 60m ./web $$($(GO) list ./... | grep -v -e '/gpu/webgpu$$' -e '/web$$') || rc=1; \
-	wait $$gpu || rc=1; cat $$log; rm -f $$log; exit $$rc
+	@GO=$(GO) .ci/test.sh
 
 # The NEON kernels run here under qemu-user (.ci/deps.sh installs it) and
 # must give the pure-Go kernels' results; the models' tests then hold the
