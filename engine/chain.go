@@ -9,12 +9,24 @@ import (
 )
 
 // chainSteps is how many greedy decode steps a device backend gets at
-// once: each step's argmax is copied on the device into the next step's
-// token, so the host encodes step n+1 while the device runs step n, and the
-// chosen tokens come back in one read per chain instead of one wait per
-// token. Longer chains hide more of the host's work but stream tokens in
-// larger bursts and compute more steps past a stop.
+// once at first, and always in a batch: each step's argmax is copied on
+// the device into the next step's token, so the host encodes step n+1
+// while the device runs step n, and the chosen tokens come back in one
+// read per chain instead of one wait per token. At each chain's end the
+// device idles while the host waits for the read and encodes the next
+// chain's first step, which longer chains spread over more tokens (a
+// lone session's grow: chainFor); they stream tokens in larger bursts and
+// compute more steps past a stop.
 const chainSteps = 8
+
+// chainMax is the longest chain a lone session runs (chainFor).
+const chainMax = 32
+
+// chainFor is the chain length for a request that has made n tokens: as
+// many as it has made, from chainSteps to chainMax. The first tokens come
+// as soon as a short chain has them; each later burst at most doubles the
+// text, and a long answer runs in chains of chainMax.
+func chainFor(n int) int { return min(max(n, chainSteps), chainMax) }
 
 // chain runs the decode step for first (chosen on the host, at position
 // pos), then up to k-1 more steps, each fed the token its predecessor chose
@@ -35,7 +47,7 @@ func (s *Session) chain(first int32, pos, k int) ([]int32, error) {
 		return nil, err
 	}
 	if s.chosen == nil {
-		if s.chosen, err = s.e.Backend.Alloc("chain.chosen", gguf.I32, gpu.Shape4(chainSteps)); err != nil {
+		if s.chosen, err = s.e.Backend.Alloc("chain.chosen", gguf.I32, gpu.Shape4(chainMax)); err != nil {
 			return nil, err
 		}
 	}

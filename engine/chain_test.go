@@ -66,16 +66,20 @@ func TestChainedDecodeMatchesSteps(t *testing.T) {
 	for _, n := range []int{37, 13, 2} {
 		req := Request{Sample: greedy(), MaxTokens: n, IgnoreEOS: true}
 		want := gen(session(1), prompt, req)
-		before := cc.copies
-		got := gen(session(chainSteps), prompt, req)
-		if !slices.Equal(got.Tokens, want.Tokens) {
-			t.Fatalf("%d tokens: chained %v, one step at a time %v", n, got.Tokens, want.Tokens)
-		}
-		if n > 2 && cc.copies == before {
-			t.Fatalf("%d tokens: the chained session made no device copies", n)
-		}
-		if len(got.Tokens) != n {
-			t.Fatalf("asked for %d tokens, got %d", n, len(got.Tokens))
+		// Chains of at most chainSteps, and growing ones (chainFor: 37
+		// tokens take chains of 8, 9 and 18 steps).
+		for _, cap := range []int{chainSteps, chainMax} {
+			before := cc.copies
+			got := gen(session(cap), prompt, req)
+			if !slices.Equal(got.Tokens, want.Tokens) {
+				t.Fatalf("%d tokens, chains up to %d: chained %v, one step at a time %v", n, cap, got.Tokens, want.Tokens)
+			}
+			if n > 2 && cc.copies == before {
+				t.Fatalf("%d tokens: the chained session made no device copies", n)
+			}
+			if len(got.Tokens) != n {
+				t.Fatalf("asked for %d tokens, got %d", n, len(got.Tokens))
+			}
 		}
 	}
 
@@ -110,5 +114,15 @@ func TestChainedDecodeMatchesSteps(t *testing.T) {
 	}
 	if !slices.Equal(a.Tokens, b.Tokens) {
 		t.Fatalf("second turn: chained session %v, fresh session %v", a.Tokens, b.Tokens)
+	}
+}
+
+// A request's chains start at chainSteps and grow with what it has made,
+// up to chainMax.
+func TestChainFor(t *testing.T) {
+	for _, c := range []struct{ made, want int }{{0, chainSteps}, {1, chainSteps}, {9, 9}, {18, 18}, {chainMax, chainMax}, {1000, chainMax}} {
+		if got := chainFor(c.made); got != c.want {
+			t.Errorf("chainFor(%d) = %d, want %d", c.made, got, c.want)
+		}
 	}
 }

@@ -174,7 +174,7 @@ func (e *Engine) NewSession() (*Session, error) {
 // newSession is a session over cache c.
 func (e *Engine) newSession(c *model.Cache) *Session {
 	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab),
-		chainLen: chainSteps, topSteps: map[int]*model.Step{}, candidates: true}
+		chainLen: chainMax, topSteps: map[int]*model.Step{}, candidates: true}
 }
 
 // Reset forgets the conversation (the cache is simply overwritten later).
@@ -461,8 +461,9 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			continue
 		}
 		if greedy {
-			// Steps are chained only as far as the loop would run them.
-			queued, err = s.chain(next, pos, min(limit-len(res.Tokens), s.cache.Ctx-pos))
+			// Steps are chained only as far as the loop would run them, in
+			// chains that grow with the answer (chainFor).
+			queued, err = s.chain(next, pos, min(limit-len(res.Tokens), s.cache.Ctx-pos, chainFor(len(res.Tokens))))
 		} else {
 			var top *model.Step
 			if whole {
