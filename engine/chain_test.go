@@ -68,11 +68,11 @@ func TestChainedDecodeMatchesSteps(t *testing.T) {
 		want := gen(session(1), prompt, req)
 		// Chains of at most chainSteps, and growing ones (chainFor: 37
 		// tokens take chains of 8, 9 and 18 steps).
-		for _, cap := range []int{chainSteps, chainMax} {
+		for _, longest := range []int{chainSteps, chainMax} {
 			before := cc.copies
-			got := gen(session(cap), prompt, req)
+			got := gen(session(longest), prompt, req)
 			if !slices.Equal(got.Tokens, want.Tokens) {
-				t.Fatalf("%d tokens, chains up to %d: chained %v, one step at a time %v", n, cap, got.Tokens, want.Tokens)
+				t.Fatalf("%d tokens, chains up to %d: chained %v, one step at a time %v", n, longest, got.Tokens, want.Tokens)
 			}
 			if n > 2 && cc.copies == before {
 				t.Fatalf("%d tokens: the chained session made no device copies", n)
