@@ -48,11 +48,11 @@ func (s *Session) batchDecode(ids []int32, pos int) error {
 	return s.batchRun(ids, pos, want)
 }
 
-// batchChain is chain for a session of a batch: a decode token asking
-// for up to k chained steps, which the scheduler runs where every token
-// of the step asks for a chain (as many as the shortest asks for, at
-// most chainSteps: new requests join between chains). It
-// returns the tokens the chain's steps chose but the last, as chain does.
+// batchChain is a greedy chain for a session of a batch: a decode token
+// asking for up to k chained steps, which the scheduler runs where every
+// token of the step asks for a chain (as many as the shortest asks for, at
+// most chainSteps: new requests join between chains). It returns the
+// tokens the chain's steps chose but the last, which argmax reads.
 func (s *Session) batchChain(first int32, pos, k int) ([]int32, error) {
 	s.chosenIDs = s.chosenIDs[:0]
 	if err := s.batch.run(s, []int32{first}, pos, batchWant{}, min(k, s.chainLen, chainSteps)); err != nil {

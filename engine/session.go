@@ -147,9 +147,9 @@ type Session struct {
 	// and Next buffers hold that token's outputs.
 	lastRun *model.Step
 	// chainLen caps the greedy steps chained on the device (chain.go);
-	// chosen receives the tokens a chain's steps chose.
+	// chosen receive the tokens a chain's steps chose, two chains in turn.
 	chainLen int
-	chosen   gpu.Buffer
+	chosen   [2]gpu.Buffer
 	// topSteps are the decode steps that also choose sampling candidates,
 	// by their count (candidates.go); candidates enables them.
 	topSteps   map[int]*model.Step
@@ -174,7 +174,7 @@ func (e *Engine) NewSession() (*Session, error) {
 // newSession is a session over cache c.
 func (e *Engine) newSession(c *model.Cache) *Session {
 	return &Session{e: e, cache: c, steps: map[int]*model.Step{}, logits: make([]float32, e.Model.Config.Vocab),
-		chainLen: chainMax, topSteps: map[int]*model.Step{}, candidates: true}
+		chainLen: chainSteps, topSteps: map[int]*model.Step{}, candidates: true}
 }
 
 // Reset forgets the conversation (the cache is simply overwritten later).
@@ -397,8 +397,10 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 	}
 
 	greedy := smp.IsGreedy() && !smp.HasPenalties() && !whole
-	// queued are tokens a chain of device steps chose and already ran.
+	// queued are tokens a batch's chain of device steps chose and already
+	// ran; pipe hands out a lone session's chained tokens (chain.go).
 	var queued []int32
+	var pipe *chainPipe
 	for len(res.Tokens) < limit {
 		if err := ctx.Err(); err != nil {
 			st.StopReason = "cancelled"
@@ -406,8 +408,10 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		}
 		var next int32
 		var lp *TokenLogprob
-		ran := len(queued) > 0
-		if ran {
+		ran := len(queued) > 0 || pipe != nil
+		if pipe != nil {
+			next, err = pipe.next()
+		} else if ran {
 			next, queued = queued[0], queued[1:]
 		} else if greedy {
 			// The device's argmax is the answer: read back 4 bytes, not the logits.
@@ -461,9 +465,13 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			continue
 		}
 		if greedy {
-			// Steps are chained only as far as the loop would run them, in
-			// chains that grow with the answer (chainFor).
-			queued, err = s.chain(next, pos, min(limit-len(res.Tokens), s.cache.Ctx-pos, chainFor(len(res.Tokens))))
+			// Steps are chained only as far as the loop would run them.
+			steps := min(limit-len(res.Tokens), s.cache.Ctx-pos)
+			if s.batch != nil {
+				queued, err = s.batchChain(next, pos, steps)
+			} else if pipe, err = s.startChains(next, pos, steps); pipe == nil && err == nil {
+				err = s.run([]int32{next}, pos)
+			}
 		} else {
 			var top *model.Step
 			if whole {

@@ -21,6 +21,18 @@ type Copier interface {
 	CopyBuffer(dst Buffer, dstOff int, src Buffer, srcOff, n int) error
 }
 
+// ReadStarter is implemented by the buffers of backends whose work runs
+// apart from the host (a Copier's). StartRead queues a copy of the n bytes
+// at byte offset off to the host behind the work submitted so far and
+// returns without waiting; wait blocks until that copy is done, not the
+// work submitted after it, and fills dst (n bytes). The engine reads a
+// greedy chain's tokens this way while the device already runs the next
+// chain (engine/chain.go). A buffer has at most one read started and not
+// waited for; one never waited for is simply dropped.
+type ReadStarter interface {
+	StartRead(off, n int) (wait func(dst []byte) error, err error)
+}
+
 // WeightCopier is implemented by backends that can tell whether Weight
 // copies the data it is given (to the device, or into the backend's own
 // memory) rather than keeping it. When CopiesWeights is true, the model

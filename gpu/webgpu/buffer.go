@@ -26,9 +26,11 @@ type buffer struct {
 	// deviceIDs says a device-side copy wrote the buffer after the host
 	// last did, so shadow is stale and the id checks skip it.
 	deviceIDs bool
-	// stage is the mapped-read buffer of a small buffer, kept across reads:
-	// decoding reads the chosen token every step.
-	stage *wgpu.Buffer
+	// stage is the mapped-read buffer a run copies a small result into
+	// (staged); readStage is the one a small buffer's reads of their own
+	// copy into (StartRead), kept across reads: a run's copy into stage
+	// submitted after a read started cannot overwrite what it waits for.
+	stage, readStage *wgpu.Buffer
 	// staged says the last run writing this buffer also copied it into
 	// stage in the same submission, so a read only maps stage: a decode
 	// step is then one submission, the readback included.
@@ -80,6 +82,9 @@ func (b *buffer) release() {
 	if b.stage != nil {
 		b.stage.Release()
 	}
+	if b.readStage != nil {
+		b.readStage.Release()
+	}
 	b.buf.Release()
 }
 
@@ -115,61 +120,89 @@ func (b *buffer) Write(off int, src []byte) error {
 // Read copies bytes from off into dst through a mapped staging buffer,
 // waiting for the work submitted before.
 func (b *buffer) Read(off int, dst []byte) error {
-	if off < 0 || off+len(dst) > b.size {
-		return fmt.Errorf("webgpu: read of %d bytes at %d past the %d bytes of %s", len(dst), off, b.size, b.name)
-	}
-	if len(dst) == 0 {
-		return nil
-	}
-	lo := off &^ 3
-	hi := (off + len(dst) + 3) &^ 3
-	be := b.be
-	if err := be.flushCopies(); err != nil {
-		return err
-	}
-	if b.staged {
+	if b.staged && len(dst) > 0 && off >= 0 && off+len(dst) <= b.size {
 		// The run that wrote it left the whole buffer in stage.
-		lo, hi = 0, (b.size+3)&^3
-		if err := be.mapRead(b.stage, uint64(hi)); err != nil {
+		if err := b.be.flushCopies(); err != nil {
+			return err
+		}
+		hi := (b.size + 3) &^ 3
+		if err := b.be.mapRead(b.stage, uint64(hi), nil); err != nil {
 			return fmt.Errorf("webgpu: read %s: %w", b.name, err)
 		}
 		copy(dst, b.stage.GetMappedRange(0, uint(hi))[off:])
 		return b.stage.TryUnmap()
 	}
-	stage, err := b.staging(hi - lo)
+	wait, err := b.StartRead(off, len(dst))
 	if err != nil {
-		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+		return err
 	}
-	if stage != b.stage {
-		defer stage.Release()
+	return wait(dst)
+}
+
+var _ gpu.ReadStarter = (*buffer)(nil)
+
+// StartRead submits a copy of n bytes from off into a staging buffer, and
+// returns the wait that maps it once that submission is done.
+func (b *buffer) StartRead(off, n int) (func([]byte) error, error) {
+	if off < 0 || n < 0 || off+n > b.size {
+		return nil, fmt.Errorf("webgpu: read of %d bytes at %d past the %d bytes of %s", n, off, b.size, b.name)
+	}
+	if n == 0 {
+		return func([]byte) error { return nil }, nil
+	}
+	lo := off &^ 3
+	hi := (off + n + 3) &^ 3
+	be := b.be
+	if err := be.flushCopies(); err != nil {
+		return nil, err
+	}
+	stage, err := b.staging(&b.readStage, hi-lo)
+	if err != nil {
+		return nil, fmt.Errorf("webgpu: read %s: %w", b.name, err)
+	}
+	kept := stage == b.readStage
+	fail := func(err error) (func([]byte) error, error) {
+		if !kept {
+			stage.Release()
+		}
+		return nil, err
 	}
 	enc, err := be.dev.TryCreateCommandEncoder(nil)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	defer enc.Release()
 	if err := enc.TryCopyBufferToBuffer(b.buf, uint64(lo), stage, 0, uint64(hi-lo)); err != nil {
-		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+		return fail(fmt.Errorf("webgpu: read %s: %w", b.name, err))
 	}
 	cmd, err := enc.TryFinish(nil)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	defer cmd.Release()
-	be.queue.Submit(cmd)
-	if err := be.mapRead(stage, uint64(hi-lo)); err != nil {
-		return fmt.Errorf("webgpu: read %s: %w", b.name, err)
-	}
-	copy(dst, stage.GetMappedRange(0, uint(hi-lo))[off-lo:])
-	return stage.TryUnmap()
+	idx := be.queue.Submit(cmd)
+	return func(dst []byte) error {
+		if !kept {
+			defer stage.Release()
+		}
+		if len(dst) != n {
+			return fmt.Errorf("webgpu: read of %d bytes of %s into %d", n, b.name, len(dst))
+		}
+		if err := be.mapRead(stage, uint64(hi-lo), &idx); err != nil {
+			return fmt.Errorf("webgpu: read %s: %w", b.name, err)
+		}
+		copy(dst, stage.GetMappedRange(0, uint(hi-lo))[off-lo:])
+		return stage.TryUnmap()
+	}, nil
 }
 
-// staging returns a map-read buffer of at least n bytes: the kept one for
-// small buffers, else a new one for the caller to release.
-func (b *buffer) staging(n int) (*wgpu.Buffer, error) {
+// staging returns a map-read buffer of at least n bytes: for a small
+// buffer the one kept in *keep (made whole-sized on first use), else a new
+// one for the caller to release.
+func (b *buffer) staging(keep **wgpu.Buffer, n int) (*wgpu.Buffer, error) {
 	whole := (b.size + 3) &^ 3
-	if b.stage != nil {
-		return b.stage, nil
+	if *keep != nil {
+		return *keep, nil
 	}
 	desc := &wgpu.BufferDescriptor{Label: b.name + ".readback", Size: uint64(n), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst}
 	if whole > stageMax {
@@ -178,7 +211,7 @@ func (b *buffer) staging(n int) (*wgpu.Buffer, error) {
 	desc.Size = uint64(whole)
 	s, err := b.be.dev.TryCreateBuffer(desc)
 	if err == nil {
-		b.stage = s
+		*keep = s
 	}
 	return s, err
 }

@@ -157,7 +157,7 @@ func (c *compiler) planResults() error {
 				c.p.others = append(c.p.others, b)
 				continue
 			}
-			if _, err := b.staging((b.size + 3) &^ 3); err != nil {
+			if _, err := b.staging(&b.stage, (b.size+3)&^3); err != nil {
 				return err
 			}
 			c.p.results = append(c.p.results, b)

@@ -95,7 +95,7 @@ func (b *Backend) kernelTimes(p *program, params gpu.Params) ([]KernelTime, erro
 	}
 	defer cmd.Release()
 	b.queue.Submit(cmd)
-	if err := b.mapRead(stage, size); err != nil {
+	if err := b.mapRead(stage, size, nil); err != nil {
 		return nil, err
 	}
 	raws := stage.GetMappedRange(0, uint(size))

@@ -239,7 +239,9 @@ func compileMessages(mod js.Value) string {
 // mapRead maps the first n bytes of a map-read buffer whose copy has been
 // submitted, and reports what went wrong in the work before it: in the
 // browser a failed command leaves the buffer's old bytes, not an error.
-func (b *Backend) mapRead(stage *wgpu.Buffer, n uint64) error {
+// The browser resolves the map when the copy's submission is done, so
+// upTo (which submission to wait for, native) is not needed here.
+func (b *Backend) mapRead(stage *wgpu.Buffer, n uint64, _ *wgpu.SubmissionIndex) error {
 	s := jsOf(stage)
 	const mapRead = 1 // GPUMapMode.READ
 	_, err := await(s.Call("mapAsync", mapRead, 0, n))

@@ -96,13 +96,19 @@ func (b *Backend) newPipeline(label, src string) (*wgpu.ComputePipeline, error) 
 }
 
 // mapRead maps the first n bytes of a map-read buffer whose copy has been
-// submitted.
-func (b *Backend) mapRead(stage *wgpu.Buffer, n uint64) error {
+// submitted, waiting for submission upTo, or for all work when it is nil:
+// work submitted after the copy may still run.
+func (b *Backend) mapRead(stage *wgpu.Buffer, n uint64, upTo *wgpu.SubmissionIndex) error {
 	status := wgpu.MapAsyncStatus(0)
 	if err := stage.TryMapAsync(wgpu.MapModeRead, 0, n, func(s wgpu.MapAsyncStatus) { status = s }); err != nil {
 		return err
 	}
-	b.dev.Poll(true, nil)
+	var idx *uint64
+	if upTo != nil {
+		i := uint64(*upTo)
+		idx = &i
+	}
+	b.dev.Poll(true, idx)
 	if status != wgpu.MapAsyncStatusSuccess {
 		return fmt.Errorf("mapping failed (%v)", status)
 	}

@@ -21,14 +21,7 @@ func TestReadbackInRun(t *testing.T) {
 	defer be.Close()
 	r := rand.New(rand.NewPCG(8, 8))
 	const n = 37
-	in, err := be.Alloc("in", gguf.F32, gpu.Shape4(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	next, err := be.Alloc("next", gguf.I32, gpu.Shape4(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, next := argmaxBuffers(t, be, n)
 	var progs []gpu.Program
 	for _, name := range []string{"a", "b"} {
 		g := gpu.NewGraph(name, 1)
@@ -77,4 +70,114 @@ func TestReadbackInRun(t *testing.T) {
 			t.Fatalf("step %d: read %d after a host write of %d", step, got, n+step)
 		}
 	}
+}
+
+// TestStartRead: a started read returns the bytes its buffer held when it
+// started, though the host wrote the buffer before waiting, and a result
+// buffer's next run (which copies into its own staging buffer) does not
+// change what a read started before it returns.
+func TestStartRead(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	r := rand.New(rand.NewPCG(3, 17))
+	words := func(n int) []byte {
+		b := make([]byte, 4*n)
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(b[4*i:], r.Uint32())
+		}
+		return b
+	}
+	x, err := be.Alloc("x", gguf.I32, gpu.Shape4(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := words(9)
+	if err := x.Write(0, old); err != nil {
+		t.Fatal(err)
+	}
+	wait, err := x.(gpu.ReadStarter).StartRead(8, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := words(9)
+	if err := x.Write(0, now); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 20)
+	if err := wait(got); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(old[8:28]) {
+		t.Fatalf("started read gave % x, want the bytes before the write % x", got, old[8:28])
+	}
+	all := make([]byte, 36)
+	if err := x.Read(0, all); err != nil {
+		t.Fatal(err)
+	}
+	if string(all) != string(now) {
+		t.Fatalf("read after the write gave % x, want % x", all, now)
+	}
+
+	// a result buffer: argmax of in, read started between two runs
+	const n = 29
+	in, next := argmaxBuffers(t, be, n)
+	g := gpu.NewGraph("argmax", 1)
+	g.Do(&gpu.Argmax{In: g.Bind("in", in), Out: g.Bind("next", next)})
+	p, err := be.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(top int) {
+		x := make([]byte, 4*n)
+		for i := 0; i < n; i++ {
+			v := float32(r.NormFloat64())
+			if i == top {
+				v = 9
+			}
+			binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(v))
+		}
+		if err := in.Write(0, x); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Run(gpu.Params{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := r.IntN(n), r.IntN(n-1)
+	if b >= a {
+		b++
+	}
+	run(a)
+	wait, err = next.(gpu.ReadStarter).StartRead(0, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(b)
+	var w [4]byte
+	if err := wait(w[:]); err != nil {
+		t.Fatal(err)
+	}
+	if got := int32(binary.LittleEndian.Uint32(w[:])); got != int32(a) {
+		t.Fatalf("read started after the first run gave %d, want %d (the second run's is %d)", got, a, b)
+	}
+	if err := next.Read(0, w[:]); err != nil {
+		t.Fatal(err)
+	}
+	if got := int32(binary.LittleEndian.Uint32(w[:])); got != int32(b) {
+		t.Fatalf("read after the second run gave %d, want %d", got, b)
+	}
+}
+
+// argmaxBuffers allocates an argmax's F32 input of n values and its I32
+// result.
+func argmaxBuffers(t *testing.T, be gpu.Backend, n int) (in, next gpu.Buffer) {
+	t.Helper()
+	in, err := be.Alloc("in", gguf.F32, gpu.Shape4(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next, err = be.Alloc("next", gguf.I32, gpu.Shape4(1)); err != nil {
+		t.Fatal(err)
+	}
+	return in, next
 }
