@@ -146,6 +146,9 @@ type Session struct {
 	// lastRun is the step that evaluated the most recent token: its Logits
 	// and Next buffers hold that token's outputs.
 	lastRun *model.Step
+	// prepared is the next sampled step, recorded while the device runs
+	// the current one (prepareNext).
+	prepared *preparedRun
 	// chainLen caps the greedy steps chained on the device (chain.go);
 	// chosen receive the tokens a chain's steps chose, two chains in turn.
 	chainLen int
@@ -288,7 +291,37 @@ func (s *Session) runStep(st *model.Step, ids []int32, pos int) error {
 		return err
 	}
 	s.lastRun = st
+	if pr := s.prepared; pr != nil {
+		s.prepared = nil
+		if pr.st == st && pr.pos == pos {
+			return pr.submit()
+		}
+	}
 	return st.Program.Run(gpu.Params{Pos: pos})
+}
+
+// preparedRun is a step's run at pos recorded ahead (gpu.Preparer).
+type preparedRun struct {
+	st     *model.Step
+	pos    int
+	submit func() error
+}
+
+// prepareNext records the run of step st at pos while the device computes
+// the token before it, on a backend that can (a GPU's): a sampled token
+// has to come back to the host before the next step can start, and the
+// next step's commands are then ready to submit as soon as it is written.
+func (s *Session) prepareNext(st *model.Step, pos int) error {
+	pp, ok := st.Program.(gpu.Preparer)
+	if !ok {
+		return nil
+	}
+	submit, err := pp.Prepare(gpu.Params{Pos: pos})
+	if err != nil {
+		return err
+	}
+	s.prepared = &preparedRun{st, pos, submit}
+	return nil
 }
 
 // Logits reads the last evaluated token's logits.
@@ -472,15 +505,24 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			} else if pipe, err = s.startChains(next, pos, steps); pipe == nil && err == nil {
 				err = s.run([]int32{next}, pos)
 			}
-		} else {
-			var top *model.Step
-			if whole {
+		} else if s.batch != nil {
+			if !whole {
+				// the batch's step chooses the candidates this asks for
+				_, err = s.candidateStep(smp, len(s.history))
+			}
+			if err == nil {
 				err = s.run([]int32{next}, pos)
-			} else if top, err = s.candidateStep(smp, len(s.history)); err == nil {
-				if top != nil {
-					err = s.runStep(top, []int32{next}, pos)
-				} else {
-					err = s.run([]int32{next}, pos)
+			}
+		} else {
+			var st *model.Step
+			if st, err = s.sampledStep(smp, whole, len(s.history)); err == nil {
+				err = s.runStep(st, []int32{next}, pos)
+			}
+			// The next step, where the loop will run one: its token is
+			// made from this step's output, its commands now.
+			if err == nil && len(res.Tokens)+1 < limit && pos+1 < s.cache.Ctx {
+				if st, err = s.sampledStep(smp, whole, len(s.history)+1); err == nil {
+					err = s.prepareNext(st, pos+1)
 				}
 			}
 		}
@@ -502,6 +544,19 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// sampledStep is a lone session's decode step for a sampled token, the
+// session holding history tokens: one choosing the sampler's candidates
+// on the device (candidateStep), else the plain one, whose logits are read
+// whole.
+func (s *Session) sampledStep(smp *sample.Sampler, whole bool, history int) (*model.Step, error) {
+	if !whole {
+		if top, err := s.candidateStep(smp, history); top != nil || err != nil {
+			return top, err
+		}
+	}
+	return s.step(1)
 }
 
 // sampleWhole samples from the whole logits of the last step, masked by

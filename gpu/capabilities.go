@@ -33,6 +33,19 @@ type ReadStarter interface {
 	StartRead(off, n int) (wait func(dst []byte) error, err error)
 }
 
+// Preparer is implemented by the programs of backends whose work runs
+// apart from the host. Prepare records a run at params ahead of its
+// submission, while the device runs earlier work, and returns the submit
+// that queues it; a run reads its buffers as they are when it runs, so the
+// host may still write the step's tokens between the two. A sampled
+// decode prepares the next step while the device computes the current
+// one, so between a token's readback and the next submission the host
+// only samples and writes the token (engine/session.go). The prepared run
+// must be submitted before another run of the program, or dropped.
+type Preparer interface {
+	Prepare(p Params) (submit func() error, err error)
+}
+
 // WeightCopier is implemented by backends that can tell whether Weight
 // copies the data it is given (to the device, or into the backend's own
 // memory) rather than keeping it. When CopiesWeights is true, the model

@@ -29,6 +29,7 @@ func runBench(args []string) error {
 	nPrompt := fs.Int("p", 512, "prompt tokens to prefill")
 	nGen := fs.Int("n", 128, "tokens to generate")
 	reps := fs.Int("r", 3, "repetitions")
+	temp := fs.Float64("temp", 0, "decode by sampling at this temperature (with the default top-k, top-p and min-p) rather than greedily, as a chat does; 0: greedy, as llama-bench's tg")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to this file")
 	if err := fs.Parse(args); err != nil {
@@ -47,6 +48,9 @@ func runBench(args []string) error {
 	}
 	if *reps < 1 || *nPrompt < 1 || *nGen < 1 {
 		return fmt.Errorf("-p, -n and -r must be positive")
+	}
+	if !(*temp >= 0 && *temp <= 100) {
+		return fmt.Errorf("-temp %v: want a temperature from 0 to 100", *temp)
 	}
 	if mf.ctx == 0 {
 		mf.ctx = *nPrompt + *nGen + 1
@@ -79,6 +83,9 @@ func runBench(args []string) error {
 		}
 		greedy := sample.DefaultOptions()
 		greedy.Temperature = 0
+		decode := sample.DefaultOptions()
+		decode.Temperature = float32(*temp)
+		decode.Seed = uint64(r + 1)
 		// A first run over the whole prompt compiles the prefill and decode
 		// graphs outside the timing (a one-token run left the prefill
 		// graphs' compilation in the first repetition).
@@ -86,7 +93,7 @@ func runBench(args []string) error {
 			return err
 		}
 		s.Reset()
-		res, err := s.GenerateTokens(context.Background(), prompt, engine.Request{Sample: greedy, MaxTokens: *nGen, IgnoreEOS: true}, false, nil)
+		res, err := s.GenerateTokens(context.Background(), prompt, engine.Request{Sample: decode, MaxTokens: *nGen, IgnoreEOS: true}, false, nil)
 		if err != nil {
 			return err
 		}
@@ -112,7 +119,7 @@ func runBench(args []string) error {
 	if *asJSON {
 		return json.NewEncoder(os.Stdout).Encode(map[string]any{
 			"arch": e.Model.Config.Arch, "layers": e.Model.Config.Layers, "backend": e.Backend.Name(), "threads": threads,
-			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps,
+			"prompt_tokens": *nPrompt, "gen_tokens": *nGen, "reps": *reps, "temperature": *temp,
 			"prefill_mean": pm, "prefill_sd": ps, "decode_mean": dm, "decode_sd": ds,
 			"kernels_per_token": kernels, "weight_bytes_per_token": perTok,
 			"prefill": pre, "decode": dec, "read_gbps": readGBs, "load_s": loadS,
@@ -122,7 +129,11 @@ func runBench(args []string) error {
 	fmt.Fprintln(tw, "model\tbackend\tthreads\ttest\ttok/s\tms/token\tkernels/token\tweight MB/token\tGB/s\t")
 	name := fmt.Sprintf("%s %.0fM", e.Model.Config.Arch, float64(e.Model.WeightBytes)/1e6)
 	fmt.Fprintf(tw, "%s\t%s\t%d\tpp%d\t%.2f ± %.2f\t%.3f\t\t\t\t\n", name, e.Backend.Name(), threads, *nPrompt, pm, ps, 1000/pm)
-	fmt.Fprintf(tw, "%s\t%s\t%d\ttg%d\t%.2f ± %.2f\t%.3f\t%d\t%.1f\t%.1f\t\n", name, e.Backend.Name(), threads, *nGen, dm, ds, 1000/dm, kernels, float64(perTok)/1e6, float64(perTok)*dm/1e9)
+	tg := fmt.Sprintf("tg%d", *nGen)
+	if *temp > 0 {
+		tg += fmt.Sprintf(" (temp %g)", *temp)
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.2f ± %.2f\t%.3f\t%d\t%.1f\t%.1f\t\n", name, e.Backend.Name(), threads, tg, dm, ds, 1000/dm, kernels, float64(perTok)/1e6, float64(perTok)*dm/1e9)
 	return tw.Flush()
 }
 

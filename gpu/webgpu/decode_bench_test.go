@@ -27,7 +27,8 @@ import (
 // EMBER_BENCH_TOKENS=T times a step of T tokens from position 0 instead
 // (a prompt's prefill chunk); EMBER_BENCH_BATCH=N a batch step of N
 // sequences, each in its own cache slot at position 64 (serving's decode
-// step, engine.Batch).
+// step, engine.Batch); EMBER_BENCH_TOP=K a decode step that also picks the
+// K largest logits (a sampled token's candidates, engine/candidates.go).
 func BenchmarkDecodeStep(b *testing.B) {
 	path := os.Getenv("EMBER_BENCH_MODEL")
 	if path == "" {
@@ -62,7 +63,13 @@ func BenchmarkDecodeStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := m.NewStep(cache, T)
+	top := 0
+	if v := os.Getenv("EMBER_BENCH_TOP"); v != "" {
+		if top, err = strconv.Atoi(v); err != nil || top < 1 {
+			b.Fatalf("EMBER_BENCH_TOP=%q: want a candidate count", v)
+		}
+	}
+	st, err := m.NewStepTop(cache, T, top)
 	params := gpu.Params{Pos: pos}
 	if batch > 0 {
 		st, err = m.NewBatchStep(cache, batch, 0)

@@ -48,6 +48,67 @@ const stepBytes = 16 + 8*gpu.MaxPlaces
 // Run writes the position (or the tokens' places) and submits every
 // kernel in one compute pass.
 func (p *program) Run(params gpu.Params) error {
+	if err := p.check(params); err != nil {
+		return err
+	}
+	enc, err := p.begin(params)
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	cmd, err := p.record(enc)
+	if err != nil {
+		return err
+	}
+	defer cmd.Release()
+	p.be.queue.Submit(cmd)
+	p.ran()
+	return nil
+}
+
+var _ gpu.Preparer = (*program)(nil)
+
+// Prepare records a run's pass and copies now; submit checks the ids the
+// host wrote since, submits the copies queued since, writes the position
+// and submits the run.
+func (p *program) Prepare(params gpu.Params) (func() error, error) {
+	if err := p.check(params); err != nil {
+		return nil, err
+	}
+	enc, err := p.be.dev.TryCreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	defer enc.Release()
+	cmd, err := p.record(enc)
+	if err != nil {
+		return nil, err
+	}
+	submitted := false
+	return func() error {
+		if submitted {
+			return fmt.Errorf("webgpu: %s: a prepared run submitted twice", p.name)
+		}
+		submitted = true
+		defer cmd.Release()
+		if err := p.check(params); err != nil {
+			return err
+		}
+		if err := p.be.flushCopies(); err != nil {
+			return err
+		}
+		if err := p.be.queue.TryWriteBuffer(p.step, 0, p.stepWords(params)); err != nil {
+			return err
+		}
+		p.be.queue.Submit(cmd)
+		p.ran()
+		return nil
+	}, nil
+}
+
+// check refuses a run of a closed backend, at a position past the cache,
+// or reading ids out of range.
+func (p *program) check(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("webgpu: %s: the backend is closed", p.name)
 	}
@@ -59,37 +120,40 @@ func (p *program) Run(params gpu.Params) error {
 			return fmt.Errorf("webgpu: %s: %w", p.name, err)
 		}
 	}
-	q := p.be.queue
-	enc, err := p.begin(params)
-	if err != nil {
-		return err
-	}
-	defer enc.Release()
+	return nil
+}
+
+// record adds every kernel in one compute pass to enc, then the copies of
+// the results into their staging buffers, and finishes it.
+func (p *program) record(enc *wgpu.CommandEncoder) (*wgpu.CommandBuffer, error) {
 	pass := enc.BeginComputePass(nil)
 	p.encode(pass)
 	if err := pass.TryEnd(); err != nil {
 		pass.Release()
-		return fmt.Errorf("webgpu: %s: %w", p.name, err)
+		return nil, fmt.Errorf("webgpu: %s: %w", p.name, err)
 	}
 	pass.Release()
 	for _, r := range p.results {
 		if err := enc.TryCopyBufferToBuffer(r.buf, 0, r.stage, 0, uint64((r.size+3)&^3)); err != nil {
-			return fmt.Errorf("webgpu: %s: %w", p.name, err)
+			return nil, fmt.Errorf("webgpu: %s: %w", p.name, err)
 		}
 	}
 	cmd, err := enc.TryFinish(nil)
 	if err != nil {
-		return fmt.Errorf("webgpu: %s: %w", p.name, err)
+		return nil, fmt.Errorf("webgpu: %s: %w", p.name, err)
 	}
-	defer cmd.Release()
-	q.Submit(cmd)
+	return cmd, nil
+}
+
+// ran marks what a submitted run leaves in the staging buffers: its
+// results current, the other host buffers it writes stale.
+func (p *program) ran() {
 	for _, r := range p.results {
 		r.staged = true
 	}
 	for _, o := range p.others {
 		o.staged = false
 	}
-	return nil
 }
 
 // begin writes the step's uniform and returns an encoder holding the

@@ -40,18 +40,8 @@ func TestReadbackInRun(t *testing.T) {
 		return int32(binary.LittleEndian.Uint32(b[:]))
 	}
 	for step := 0; step < 6; step++ {
-		x := make([]byte, 4*n)
 		want := r.IntN(n)
-		for i := 0; i < n; i++ {
-			v := float32(r.NormFloat64())
-			if i == want {
-				v = 10 + float32(step)
-			}
-			binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(v))
-		}
-		if err := in.Write(0, x); err != nil {
-			t.Fatal(err)
-		}
+		writeArgmaxInput(t, r, in, n, want)
 		if err := progs[step%2].Run(gpu.Params{}); err != nil {
 			t.Fatal(err)
 		}
@@ -128,17 +118,7 @@ func TestStartRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(top int) {
-		x := make([]byte, 4*n)
-		for i := 0; i < n; i++ {
-			v := float32(r.NormFloat64())
-			if i == top {
-				v = 9
-			}
-			binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(v))
-		}
-		if err := in.Write(0, x); err != nil {
-			t.Fatal(err)
-		}
+		writeArgmaxInput(t, r, in, n, top)
 		if err := p.Run(gpu.Params{}); err != nil {
 			t.Fatal(err)
 		}
@@ -180,4 +160,59 @@ func argmaxBuffers(t *testing.T, be gpu.Backend, n int) (in, next gpu.Buffer) {
 		t.Fatal(err)
 	}
 	return in, next
+}
+
+// TestPrepare: a run recorded ahead reads its input as the host wrote it
+// after the recording, leaves its result for a read like any run, and
+// refuses a second submission.
+func TestPrepare(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	r := rand.New(rand.NewPCG(21, 4))
+	const n = 41
+	in, next := argmaxBuffers(t, be, n)
+	g := gpu.NewGraph("argmax", 1)
+	g.Do(&gpu.Argmax{In: g.Bind("in", in), Out: g.Bind("next", next)})
+	p, err := be.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 4; step++ {
+		submit, err := p.(gpu.Preparer).Prepare(gpu.Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := r.IntN(n)
+		writeArgmaxInput(t, r, in, n, top)
+		if err := submit(); err != nil {
+			t.Fatal(err)
+		}
+		var w [4]byte
+		if err := next.Read(0, w[:]); err != nil {
+			t.Fatal(err)
+		}
+		if got := int32(binary.LittleEndian.Uint32(w[:])); got != int32(top) {
+			t.Fatalf("step %d: the prepared run chose %d, want %d (its input as written after the recording)", step, got, top)
+		}
+		if err := submit(); err == nil {
+			t.Fatalf("step %d: a prepared run was submitted twice", step)
+		}
+	}
+}
+
+// writeArgmaxInput writes n normal values to in, the one at top raised
+// above them all (normal draws stay far below 10).
+func writeArgmaxInput(t *testing.T, r *rand.Rand, in gpu.Buffer, n, top int) {
+	t.Helper()
+	x := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		v := float32(r.NormFloat64())
+		if i == top {
+			v = 10 + float32(r.IntN(5))
+		}
+		binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(v))
+	}
+	if err := in.Write(0, x); err != nil {
+		t.Fatal(err)
+	}
 }
