@@ -77,6 +77,12 @@ func (t *Tensor) String() string {
 	return fmt.Sprintf("%s %s%v", t.Name, t.Type, t.Shape)
 }
 
+// NewActivation is a packed activation that no op of a graph names: a
+// backend's scratch between the kernels it lowers one op to.
+func NewActivation(name string, typ Type, shape [4]int) *Tensor {
+	return &Tensor{Name: name, Type: typ, Shape: shape, Kind: Activation, Stride: contiguous(typ, shape)}
+}
+
 func contiguous(typ Type, shape [4]int) [4]int {
 	var s [4]int
 	s[0] = typ.TypeSize()

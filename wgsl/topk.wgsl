@@ -7,13 +7,24 @@
 // above the kept prefix fit in workgroup memory (after one or two rounds
 // on logits), or all 32 bits are known and too many values tie with the
 // K-th. The survivors are gathered, sorted by (key down, index up) and the
-// first K written. Words: topKParams.
+// first K written. One workgroup sweeping a vocabulary-long row is slow
+// (a sampled token's candidates of 150 thousand logits took 0.6 ms), so
+// a long row is taken in two dispatches: workgroup (row, c) first finds
+// the K largest of chunk c (CHUNK values, the last chunk the rest), and
+// the second dispatch finds the K largest of those CHUNKS·K candidates,
+// its indices mapped through the first's (MAPPED). The K largest of a row
+// are among its chunks' K largest, and a candidate's place follows its
+// index (chunks in order, each sorted by index among equal keys), so the
+// ties resolve as in one pass. Words: topKParams.
 //!use common
 // Words, not floats: a float copy may quiet a NaN or flush a denormal, and
 // the values written must be the row's bits.
 @group(0) @binding(2) var<storage, read> X: array<u32>;
 @group(0) @binding(3) var<storage, read_write> IDs: array<u32>;
 @group(0) @binding(4) var<storage, read_write> Vals: array<u32>;
+// The first pass's indices of the candidates X holds (MAPPED), else X
+// itself, unread.
+@group(0) @binding(5) var<storage, read> Map: array<u32>;
 
 // The most candidates gathered and sorted in workgroup memory; also the
 // largest K (lowerTopK's limit).
@@ -106,11 +117,16 @@ fn suffix_sums(li: u32) {
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let r = group_index(wid, nwg);
-    let n = pu(P_N);
+    let g = group_index(wid, nwg);
+    let chunks = pu(P_CHUNKS);
+    let r = g / chunks;
+    let ch = g % chunks;
+    let first = ch * pu(P_CHUNK);
+    var n = pu(P_CHUNK);
+    if (ch == chunks - 1u) { n = pu(P_N) - first; }
     let K = pu(P_K);
-    let b0 = at(P_IN, 0u, r, 0u, 0u);
-    let s0 = at(P_IN, 1u, r, 0u, 0u) - b0;
+    let b0 = at(P_IN, first, r, 0u, 0u);
+    let s0 = at(P_IN, first + 1u, r, 0u, 0u) - b0;
     if (li == 0u) {
         suffix[256] = 0u;
         atomicStore(&taken, 0u);
@@ -210,7 +226,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     for (var k = li; k < K; k += 256u) {
         let i = cidx[k];
-        IDs[at(P_IDS, k, r, 0u, 0u)] = i;
-        Vals[at(P_VALS, k, r, 0u, 0u)] = X[b0 + i * s0];
+        var id = first + i;
+        if (pu(P_MAPPED) != 0u) { id = Map[at(P_MAP, i, r, 0u, 0u)]; }
+        IDs[at(P_IDS, ch * K + k, r, 0u, 0u)] = id;
+        Vals[at(P_VALS, ch * K + k, r, 0u, 0u)] = X[b0 + i * s0];
     }
 }

@@ -5,6 +5,7 @@ package webgpu
 import (
 	"fmt"
 
+	"github.com/emberllm/ember/engine/gguf"
 	"github.com/emberllm/ember/gpu"
 )
 
@@ -230,11 +231,19 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 // fit in 16 KiB of workgroup memory (wgsl/topk.wgsl's CAP).
 const topKMax = 1024
 
-// topKParams are topk.wgsl's words: the K largest of rows of N values.
+// topKParams are topk.wgsl's words: the K largest of rows of N values,
+// taken in CHUNKS chunks of CHUNK values (the last the rest), the indices
+// of a second pass MAPPED through the first's (Map).
 type topKParams struct {
-	N, K          int
-	In, IDs, Vals loc
+	N, K, Chunk, Chunks int
+	Mapped              bool
+	In, IDs, Vals, Map  loc
 }
+
+// topKChunk is how many values a workgroup of a long row's first top-k
+// pass takes: a few sweeps of a chunk cost about what the first pass's
+// candidates cost the second.
+const topKChunk = 4096
 
 func (c *compiler) lowerTopK(o *gpu.TopK) error {
 	if err := gpu.CheckTopK(o); err != nil {
@@ -248,8 +257,25 @@ func (c *compiler) lowerTopK(o *gpu.TopK) error {
 	if err != nil {
 		return err
 	}
-	p := topKParams{N: V, K: K, In: ls[0], IDs: ls[1], Vals: ls[2]}
-	return c.dispatch("topk", "", p, false, []*gpu.Tensor{o.In, o.IDs, o.Vals}, T)
+	// Every chunk holds at least K values.
+	chunks := V / max(topKChunk, K)
+	if chunks < 2 {
+		p := topKParams{N: V, K: K, Chunk: V, Chunks: 1, In: ls[0], IDs: ls[1], Vals: ls[2], Map: ls[0]}
+		return c.dispatch("topk", "", p, false, []*gpu.Tensor{o.In, o.IDs, o.Vals, o.In}, T)
+	}
+	n := chunks * K
+	ids := gpu.NewActivation(o.IDs.Name+".chunks", gguf.I32, gpu.Shape4(n, T))
+	vals := gpu.NewActivation(o.Vals.Name+".chunks", tF32, gpu.Shape4(n, T))
+	cs, err := locsOf(ids, vals)
+	if err != nil {
+		return err
+	}
+	p := topKParams{N: V, K: K, Chunk: V / chunks, Chunks: chunks, In: ls[0], IDs: cs[0], Vals: cs[1], Map: ls[0]}
+	if err := c.dispatch("topk", "", p, false, []*gpu.Tensor{o.In, ids, vals, o.In}, T*chunks); err != nil {
+		return err
+	}
+	p = topKParams{N: n, K: K, Chunk: n, Chunks: 1, Mapped: true, In: cs[1], IDs: ls[1], Vals: ls[2], Map: cs[0]}
+	return c.dispatch("topk", "", p, false, []*gpu.Tensor{vals, o.IDs, o.Vals, ids}, T)
 }
 
 // copyParams are copy.wgsl's words: N elements, In's and Out's shapes and
