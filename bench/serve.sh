@@ -2,13 +2,14 @@
 # Serving throughput: ember serve --parallel P and llama.cpp's llama-server
 # -np P on the same GGUF file, loaded by bench/loadgen at each level of
 # concurrent streams (streamed raw completions of a short prompt, N tokens
-# each, ignore_eos, temperature 0), one server at a time. Prints a
+# each, ignore_eos, temperature 0 or TEMP), one server at a time. Prints a
 # Markdown table of aggregate tokens/s (all streams' generated tokens over
 # the level's wall time, prefill included), its multiple of one stream's,
 # and the median time per output token.
 #
 #   MODEL=m.gguf bench/serve.sh
 #   MODEL=m.gguf STREAMS="1 4 16 64" P=64 N=128 BACKEND=webgpu NGL=99 bench/serve.sh
+#   MODEL=m.gguf TEMP=0.8 bench/serve.sh     (sampled streams)
 #
 # EMBER (default bin/ember) and LOADGEN (default: go run ./bench/loadgen)
 # name the binaries; LLAMA_SERVER (bench/llama-server-build.sh builds it)
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${MODEL:?MODEL=path/to/model.gguf}"
-STREAMS=${STREAMS:-"1 4 16"}; N=${N:-64}; BACKEND=${BACKEND:-cpu}; NGL=${NGL:-0}
+STREAMS=${STREAMS:-"1 4 16"}; N=${N:-64}; BACKEND=${BACKEND:-cpu}; NGL=${NGL:-0}; TEMP=${TEMP:-0}
 THREADS=${THREADS:-$(nproc)}; R=${R:-1}; LOGS=${LOGS:-/tmp}; CTX_EACH=${CTX_EACH:-256}
 max=0; for s in $STREAMS; do [ "$s" -gt "$max" ] && max=$s; done
 P=${P:-$max}
@@ -67,7 +68,7 @@ load() {
 # once, and its EXIT trap stops loadgen and the server.
 gen() {
   local url=$1; shift
-  "${loadgen[@]}" -url "$url" -prompt "Once upon a time there was" -json "$@" 2>>"$LOGS/loadgen.err" &
+  "${loadgen[@]}" -url "$url" -prompt "Once upon a time there was" -temperature "$TEMP" -json "$@" 2>>"$LOGS/loadgen.err" &
   wait $!
 }
 

@@ -34,6 +34,9 @@ type Batch struct {
 	decode map[batchKey]*model.Step
 	chunks map[int]*model.Step // placed prefill steps by size
 	chosen gpu.Buffer          // the tokens a chain's steps chose, chainSteps columns a step
+	// prepared is the decode step's next run, recorded while the device
+	// runs the last (runDecode).
+	prepared *preparedRun
 
 	mu   sync.Mutex
 	cond *sync.Cond

@@ -119,7 +119,9 @@ func (b *Batch) runDecode(rs []*batchRun, chained bool) error {
 	if err := writeIDs(st.Tokens, ids); err != nil {
 		return err
 	}
-	if err := st.Program.Run(gpu.Params{Places: places}); err != nil {
+	pr := b.prepared
+	b.prepared = nil
+	if err := pr.run(st, gpu.Params{Places: places}); err != nil {
 		return err
 	}
 	k := 1
@@ -127,6 +129,12 @@ func (b *Batch) runDecode(rs []*batchRun, chained bool) error {
 		k = b.chainLen(rs)
 	}
 	if err := b.runChain(st, rs, places, k); err != nil {
+		return err
+	}
+	// The next decode step waits for these tokens (sampled ones go through
+	// their sessions); its commands, most often this step's again, are
+	// recorded while the device runs these.
+	if b.prepared, err = prepare(st); err != nil {
 		return err
 	}
 	b.stats.steps.Add(int64(k))

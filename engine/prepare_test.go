@@ -46,11 +46,11 @@ type countedProgram struct {
 	c *prepareCounter
 }
 
-func (p *countedProgram) Prepare(params gpu.Params) (func() error, error) {
-	submit, err := p.Program.(gpu.Preparer).Prepare(params)
-	return func() error {
+func (p *countedProgram) Prepare() (func(gpu.Params) error, error) {
+	submit, err := p.Program.(gpu.Preparer).Prepare()
+	return func(params gpu.Params) error {
 		p.c.prepares++
-		return submit()
+		return submit(params)
 	}, err
 }
 

@@ -147,7 +147,7 @@ type Session struct {
 	// and Next buffers hold that token's outputs.
 	lastRun *model.Step
 	// prepared is the next sampled step, recorded while the device runs
-	// the current one (prepareNext).
+	// the current one (prepare).
 	prepared *preparedRun
 	// chainLen caps the greedy steps chained on the device (chain.go);
 	// chosen receive the tokens a chain's steps chose, two chains in turn.
@@ -291,37 +291,39 @@ func (s *Session) runStep(st *model.Step, ids []int32, pos int) error {
 		return err
 	}
 	s.lastRun = st
-	if pr := s.prepared; pr != nil {
-		s.prepared = nil
-		if pr.st == st && pr.pos == pos {
-			return pr.submit()
-		}
-	}
-	return st.Program.Run(gpu.Params{Pos: pos})
+	pr := s.prepared
+	s.prepared = nil
+	return pr.run(st, gpu.Params{Pos: pos})
 }
 
-// preparedRun is a step's run at pos recorded ahead (gpu.Preparer).
+// preparedRun is a step's run recorded ahead (gpu.Preparer).
 type preparedRun struct {
 	st     *model.Step
-	pos    int
-	submit func() error
+	submit func(gpu.Params) error
 }
 
-// prepareNext records the run of step st at pos while the device computes
-// the token before it, on a backend that can (a GPU's): a sampled token
-// has to come back to the host before the next step can start, and the
-// next step's commands are then ready to submit as soon as it is written.
-func (s *Session) prepareNext(st *model.Step, pos int) error {
+// prepare records a run of step st while the device computes the token
+// before it, on a backend that can (a GPU's): a sampled token has to come
+// back to the host before the next step can start, and the next step's
+// commands are then ready to submit as soon as it is written.
+func prepare(st *model.Step) (*preparedRun, error) {
 	pp, ok := st.Program.(gpu.Preparer)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	submit, err := pp.Prepare(gpu.Params{Pos: pos})
+	submit, err := pp.Prepare()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s.prepared = &preparedRun{st, pos, submit}
-	return nil
+	return &preparedRun{st, submit}, nil
+}
+
+// run submits pr where it is a run of st (pr may be nil), else runs st.
+func (pr *preparedRun) run(st *model.Step, params gpu.Params) error {
+	if pr != nil && pr.st == st {
+		return pr.submit(params)
+	}
+	return st.Program.Run(params)
 }
 
 // Logits reads the last evaluated token's logits.
@@ -522,7 +524,7 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 			// made from this step's output, its commands now.
 			if err == nil && len(res.Tokens)+1 < limit && pos+1 < s.cache.Ctx {
 				if st, err = s.sampledStep(smp, whole, len(s.history)+1); err == nil {
-					err = s.prepareNext(st, pos+1)
+					s.prepared, err = prepare(st)
 				}
 			}
 		}

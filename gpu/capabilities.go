@@ -34,16 +34,17 @@ type ReadStarter interface {
 }
 
 // Preparer is implemented by the programs of backends whose work runs
-// apart from the host. Prepare records a run at params ahead of its
-// submission, while the device runs earlier work, and returns the submit
-// that queues it; a run reads its buffers as they are when it runs, so the
-// host may still write the step's tokens between the two. A sampled
-// decode prepares the next step while the device computes the current
-// one, so between a token's readback and the next submission the host
-// only samples and writes the token (engine/session.go). The prepared run
-// must be submitted before another run of the program, or dropped.
+// apart from the host. Prepare records a run ahead of its submission,
+// while the device runs earlier work, and returns the submit that queues
+// it with its params (a position, or a batch's places); a run reads its
+// buffers as they are when it runs, so the host may still write the
+// step's tokens in between. A sampled decode prepares the next step while
+// the device computes the current one, so between a token's readback and
+// the next submission the host only samples and writes the token
+// (engine/session.go, engine/batch_schedule.go). A prepared run is
+// submitted once, or dropped.
 type Preparer interface {
-	Prepare(p Params) (submit func() error, err error)
+	Prepare() (submit func(Params) error, err error)
 }
 
 // WeightCopier is implemented by backends that can tell whether Weight

@@ -40,6 +40,7 @@ type config struct {
 	streams   []int
 	requests  int
 	maxTokens int
+	temp      float64
 	prompt    string
 	model     string
 	apiKey    string
@@ -54,6 +55,7 @@ func run(args []string) error {
 	streams := fs.String("streams", "1,4,16", "concurrent streams: a comma-separated list, one level each")
 	requests := fs.Int("requests", 0, "requests a level (default: four a stream)")
 	maxTokens := fs.Int("max-tokens", 64, "tokens each request generates (ignore_eos: all of them)")
+	temp := fs.Float64("temperature", 0, "the requests' sampling temperature (0: greedy; above it, as a chat samples, with the server's default filters)")
 	prompt := fs.String("prompt", "Once upon a time", "the prompt (a raw completion)")
 	model := fs.String("model", "", "the model field of the requests (default: what the first server serves)")
 	apiKey := fs.String("api-key", os.Getenv("EMBER_API_KEY"), "API key (default $EMBER_API_KEY)")
@@ -67,7 +69,7 @@ func run(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	c := config{requests: *requests, maxTokens: *maxTokens, prompt: *prompt, model: *model, apiKey: *apiKey, timeout: *timeout, warmup: *warmup}
+	c := config{requests: *requests, maxTokens: *maxTokens, temp: *temp, prompt: *prompt, model: *model, apiKey: *apiKey, timeout: *timeout, warmup: *warmup}
 	for _, u := range urls {
 		if err := checkURL(u, *anyHost); err != nil {
 			return err
@@ -86,6 +88,9 @@ func run(args []string) error {
 	}
 	if c.requests < 0 || c.maxTokens < 1 || c.timeout <= 0 {
 		return errors.New("-requests, -max-tokens and -timeout must be positive")
+	}
+	if !(c.temp >= 0 && c.temp <= 100) {
+		return fmt.Errorf("-temperature %v: want 0 to 100", c.temp)
 	}
 	if c.model == "" {
 		m, err := servedModel(c, c.servers[0])

@@ -32,7 +32,7 @@ var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}
 // request sends one streamed completion of maxTokens tokens to server.
 func request(c config, server string, maxTokens int) result {
 	body, _ := json.Marshal(map[string]any{
-		"model": c.model, "prompt": c.prompt, "max_tokens": maxTokens, "temperature": 0, "ignore_eos": true,
+		"model": c.model, "prompt": c.prompt, "max_tokens": maxTokens, "temperature": c.temp, "ignore_eos": true,
 		"stream": true, "stream_options": map[string]bool{"include_usage": true},
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)

@@ -68,12 +68,12 @@ func (p *program) Run(params gpu.Params) error {
 
 var _ gpu.Preparer = (*program)(nil)
 
-// Prepare records a run's pass and copies now; submit checks the ids the
-// host wrote since, submits the copies queued since, writes the position
-// and submits the run.
-func (p *program) Prepare(params gpu.Params) (func() error, error) {
-	if err := p.check(params); err != nil {
-		return nil, err
+// Prepare records a run's pass and copies now; submit checks the run's
+// params and the ids the host wrote since, submits the copies queued
+// since, writes the params and submits the run.
+func (p *program) Prepare() (func(gpu.Params) error, error) {
+	if p.be.closed {
+		return nil, fmt.Errorf("webgpu: %s: the backend is closed", p.name)
 	}
 	enc, err := p.be.dev.TryCreateCommandEncoder(nil)
 	if err != nil {
@@ -85,7 +85,7 @@ func (p *program) Prepare(params gpu.Params) (func() error, error) {
 		return nil, err
 	}
 	submitted := false
-	return func() error {
+	return func(params gpu.Params) error {
 		if submitted {
 			return fmt.Errorf("webgpu: %s: a prepared run submitted twice", p.name)
 		}

@@ -178,13 +178,13 @@ func TestPrepare(t *testing.T) {
 		t.Fatal(err)
 	}
 	for step := 0; step < 4; step++ {
-		submit, err := p.(gpu.Preparer).Prepare(gpu.Params{})
+		submit, err := p.(gpu.Preparer).Prepare()
 		if err != nil {
 			t.Fatal(err)
 		}
 		top := r.IntN(n)
 		writeArgmaxInput(t, r, in, n, top)
-		if err := submit(); err != nil {
+		if err := submit(gpu.Params{}); err != nil {
 			t.Fatal(err)
 		}
 		var w [4]byte
@@ -194,7 +194,7 @@ func TestPrepare(t *testing.T) {
 		if got := int32(binary.LittleEndian.Uint32(w[:])); got != int32(top) {
 			t.Fatalf("step %d: the prepared run chose %d, want %d (its input as written after the recording)", step, got, top)
 		}
-		if err := submit(); err == nil {
+		if err := submit(gpu.Params{}); err == nil {
 			t.Fatalf("step %d: a prepared run was submitted twice", step)
 		}
 	}
