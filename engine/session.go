@@ -516,15 +516,15 @@ func (s *Session) GenerateTokens(ctx context.Context, ids []int32, req Request, 
 				err = s.run([]int32{next}, pos)
 			}
 		} else {
-			var st *model.Step
-			if st, err = s.sampledStep(smp, whole, len(s.history)); err == nil {
-				err = s.runStep(st, []int32{next}, pos)
+			var step *model.Step
+			if step, err = s.sampledStep(smp, whole, len(s.history)); err == nil {
+				err = s.runStep(step, []int32{next}, pos)
 			}
 			// The next step, where the loop will run one: its token is
 			// made from this step's output, its commands now.
 			if err == nil && len(res.Tokens)+1 < limit && pos+1 < s.cache.Ctx {
-				if st, err = s.sampledStep(smp, whole, len(s.history)+1); err == nil {
-					s.prepared, err = prepare(st)
+				if step, err = s.sampledStep(smp, whole, len(s.history)+1); err == nil {
+					s.prepared, err = prepare(step)
 				}
 			}
 		}
