@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
 	"slices"
@@ -63,7 +64,8 @@ func TestChainedDecodeMatchesSteps(t *testing.T) {
 		return res
 	}
 	prompt := []int32{1, 72, 101, 108, 108, 111, 32}
-	for _, n := range []int{37, 13, 2} {
+	// 0: to the end of the context (128 - 7 prompt tokens, 122 tokens)
+	for _, n := range []int{37, 13, 2, 0} {
 		req := Request{Sample: greedy(), MaxTokens: n, IgnoreEOS: true}
 		want := gen(session(1), prompt, req)
 		// Chains of two steps (many chains, each read while the next runs)
@@ -77,8 +79,8 @@ func TestChainedDecodeMatchesSteps(t *testing.T) {
 			if n > 2 && cc.copies == before {
 				t.Fatalf("%d tokens: the chained session made no device copies", n)
 			}
-			if len(got.Tokens) != n {
-				t.Fatalf("asked for %d tokens, got %d", n, len(got.Tokens))
+			if want := cmp.Or(n, 128-len(prompt)+1); len(got.Tokens) != want {
+				t.Fatalf("asked for %d tokens, got %d, want %d", n, len(got.Tokens), want)
 			}
 		}
 	}
