@@ -24,13 +24,7 @@ func TestReadbackInRun(t *testing.T) {
 	in, next := argmaxBuffers(t, be, n)
 	var progs []gpu.Program
 	for _, name := range []string{"a", "b"} {
-		g := gpu.NewGraph(name, 1)
-		g.Do(&gpu.Argmax{In: g.Bind("in", in), Out: g.Bind("next", next)})
-		p, err := be.Compile(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
+		progs = append(progs, argmaxProgram(t, be, name, in, next))
 	}
 	read := func() int32 {
 		var b [4]byte
@@ -111,12 +105,7 @@ func TestStartRead(t *testing.T) {
 	// a result buffer: argmax of in, read started between two runs
 	const n = 29
 	in, next := argmaxBuffers(t, be, n)
-	g := gpu.NewGraph("argmax", 1)
-	g.Do(&gpu.Argmax{In: g.Bind("in", in), Out: g.Bind("next", next)})
-	p, err := be.Compile(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := argmaxProgram(t, be, "argmax", in, next)
 	run := func(top int) {
 		writeArgmaxInput(t, r, in, n, top)
 		if err := p.Run(gpu.Params{}); err != nil {
@@ -171,12 +160,7 @@ func TestPrepare(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 4))
 	const n = 41
 	in, next := argmaxBuffers(t, be, n)
-	g := gpu.NewGraph("argmax", 1)
-	g.Do(&gpu.Argmax{In: g.Bind("in", in), Out: g.Bind("next", next)})
-	p, err := be.Compile(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := argmaxProgram(t, be, "argmax", in, next)
 	for step := 0; step < 4; step++ {
 		submit, err := p.(gpu.Preparer).Prepare()
 		if err != nil {
@@ -215,4 +199,16 @@ func writeArgmaxInput(t *testing.T, r *rand.Rand, in gpu.Buffer, n, top int) {
 	if err := in.Write(0, x); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// argmaxProgram compiles a graph writing the argmax of in to next.
+func argmaxProgram(t *testing.T, be gpu.Backend, name string, in, next gpu.Buffer) gpu.Program {
+	t.Helper()
+	g := gpu.NewGraph(name, 1)
+	g.Do(&gpu.Argmax{In: g.Bind("in", in), Out: g.Bind("next", next)})
+	p, err := be.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
