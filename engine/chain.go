@@ -30,9 +30,9 @@ type chainPipe struct {
 	s      *Session
 	st     *model.Step
 	cp     gpu.Copier
-	pos    int // the position of the next step to submit
-	left   int // steps the budget still allows
-	ready  []int32
+	pos    int        // the position of the next step to submit
+	left   int        // steps the budget still allows
+	ready  []int32    // tokens read back, not yet handed out
 	flight []chainRun // submitted chains not read yet, oldest first
 	turn   int        // which of the session's chosen buffers the next chain writes
 }
