@@ -55,7 +55,7 @@ func (s *Session) batchDecode(ids []int32, pos int) error {
 // tokens the chain's steps chose but the last, which argmax reads.
 func (s *Session) batchChain(first int32, pos, k int) ([]int32, error) {
 	s.chosenIDs = s.chosenIDs[:0]
-	if err := s.batch.run(s, []int32{first}, pos, batchWant{}, min(k, s.chainLen, chainSteps)); err != nil {
+	if err := s.batch.run(s, []int32{first}, pos, batchWant{}, min(k, s.chainLen)); err != nil {
 		return nil, err
 	}
 	s.lastRun = &s.view

@@ -18,13 +18,9 @@ import (
 // programs' prepared runs counted as they are submitted, or hidden where
 // off.
 type prepareCounter struct {
-	gpu.Backend
+	*copyCounter
 	off      bool
 	prepares int
-}
-
-func (c *prepareCounter) CopyBuffer(dst gpu.Buffer, dstOff int, src gpu.Buffer, srcOff, n int) error {
-	return c.Backend.(gpu.Copier).CopyBuffer(dst, dstOff, src, srcOff, n)
 }
 
 func (c *prepareCounter) Compile(g *gpu.Graph) (gpu.Program, error) {
@@ -69,7 +65,7 @@ func TestPreparedStepsMatchRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pc := &prepareCounter{Backend: be, off: off}
+		pc := &prepareCounter{copyCounter: &copyCounter{Backend: be}, off: off}
 		e, err := Load(path, Options{Backend: pc, Context: ctx})
 		if err != nil {
 			t.Fatal(err)

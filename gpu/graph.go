@@ -131,8 +131,7 @@ func (g *Graph) add(t *Tensor) *Tensor {
 
 // New adds an activation tensor.
 func (g *Graph) New(name string, typ Type, dims ...int) *Tensor {
-	s := Shape4(dims...)
-	return g.add(&Tensor{Name: name, Type: typ, Shape: s, Kind: Activation, Stride: contiguous(typ, s)})
+	return g.add(NewActivation(name, typ, Shape4(dims...)))
 }
 
 // Bind adds a tensor backed by a host-made buffer (weight, cache, input,

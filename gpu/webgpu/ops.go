@@ -762,7 +762,7 @@ func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
 		return nil
 	}
 	if c.scratch == nil || c.scratch.Elements() < n {
-		c.scratch = &gpu.Tensor{Name: c.g.Name + ".scores", Type: tF32, Shape: gpu.Shape4(n), Kind: gpu.Activation}
+		c.scratch = gpu.NewActivation(c.g.Name+".scores", tF32, gpu.Shape4(n))
 	}
 	return c.scratch
 }
