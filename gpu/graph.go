@@ -116,8 +116,23 @@ type Graph struct {
 	// computes each token as a step of that one token would, so that a
 	// sequence's numbers do not depend on the batch it decodes in.
 	Independent bool
-	Tensors     []*Tensor
-	Ops         []Op
+	// Span, where set, is the most positions one sequence of the step
+	// holds: a decode batch's sequences each have a slot of Span rows in
+	// a cache of many. A backend sizes its attention grids to it rather
+	// than to the whole cache, and refuses a run that places a token at
+	// position Span or past.
+	Span    int
+	Tensors []*Tensor
+	Ops     []Op
+}
+
+// SeqRows is how many rows of a cache of rows rows one sequence of the
+// step reaches: Span where the cache holds several sequences' slots.
+func (g *Graph) SeqRows(rows int) int {
+	if g.Span > 0 {
+		return min(rows, g.Span)
+	}
+	return rows
 }
 
 // NewGraph starts an empty graph for steps of the given number of tokens.

@@ -230,11 +230,15 @@ func CheckMatMulID(o *MatMulID) (S, T, Sin int, err error) {
 }
 
 // CheckRun checks the params of a run of a step of tokens tokens that may
-// start at positions up to maxPos (its caches hold maxPos+tokens rows): the
-// places of its tokens when they are placed one by one, else its position.
-func CheckRun(p Params, tokens, maxPos int) error {
+// start at positions up to maxPos (its caches hold maxPos+tokens rows), of
+// sequences of at most span positions (0: the caches' rows): the places
+// of its tokens when they are placed one by one, else its position.
+func CheckRun(p Params, tokens, maxPos, span int) error {
 	if p.Places != nil {
-		return CheckPlaces(p.Places, tokens, maxPos+tokens)
+		return CheckPlaces(p.Places, tokens, maxPos+tokens, span)
+	}
+	if span > 0 {
+		maxPos = min(maxPos, span-tokens)
 	}
 	if p.Pos < 0 || p.Pos > maxPos {
 		return fmt.Errorf("position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.Pos, tokens, maxPos+tokens-1)

@@ -28,9 +28,10 @@ type Place struct{ Pos, Base int }
 const MaxPlaces = 256
 
 // CheckPlaces checks the places of a run of a step of tokens tokens whose
-// caches hold rows rows (the shortest of them): one place a token, every
-// token stored inside the caches.
-func CheckPlaces(places []Place, tokens, rows int) error {
+// caches hold rows rows (the shortest of them), of sequences of at most
+// span positions (Graph.Span; 0: rows): one place a token, every token
+// stored inside the caches at a position below span.
+func CheckPlaces(places []Place, tokens, rows, span int) error {
 	if len(places) != tokens {
 		return fmt.Errorf("%d places for a step of %d tokens", len(places), tokens)
 	}
@@ -40,6 +41,9 @@ func CheckPlaces(places []Place, tokens, rows int) error {
 	for t, p := range places {
 		if p.Pos < 0 || p.Base < 0 || p.Base+p.Pos >= rows {
 			return fmt.Errorf("token %d at position %d of the sequence at cache row %d does not fit the KV cache (rows 0..%d)", t, p.Pos, p.Base, rows-1)
+		}
+		if span > 0 && p.Pos >= span {
+			return fmt.Errorf("token %d at position %d is past its sequence's %d positions", t, p.Pos, span)
 		}
 	}
 	return nil

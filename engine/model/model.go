@@ -244,6 +244,9 @@ func (m *Model) newStep(c *Cache, t, outputs, top int, batch bool) (*Step, error
 	}
 	g := gpu.NewGraph(name, t)
 	g.Independent = batch
+	// A sequence holds at most Ctx positions of the cache's Rows (a slot
+	// of a batch's cache).
+	g.Span = c.Ctx
 	b := &builder{g: g, c: m.Config, cache: c, T: t, outs: outputs, bound: map[gpu.Buffer]*gpu.Tensor{}}
 	b.logits = g.Bind("logits", s.Logits)
 	m.net.build(b, g.Bind("tokens", s.Tokens))

@@ -67,7 +67,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 	}
 	c := &compiler{
 		be: b, g: g, nth: b.threads,
-		p:       &program{be: b, name: g.Name, tokens: g.Tokens, maxPos: 1 << 40, nops: len(g.Ops)},
+		p:       &program{be: b, name: g.Name, tokens: g.Tokens, maxPos: 1 << 40, span: g.Span, nops: len(g.Ops)},
 		written: map[*gpu.Tensor]bool{}, version: map[*gpu.Tensor]int{},
 		quants: map[quantKey]*quantEntry{}, ropes: map[ropeKey]*ropeCache{},
 		regions: map[*buffer]int{}, offsets: map[*gpu.Tensor]int{},

@@ -17,7 +17,9 @@ type program struct {
 	barrier   []bool // barrier[i]: all workers meet before kernel i
 	splitters []*splitter
 	// maxPos is the largest Params.Pos the caches the graph touches allow.
-	maxPos     int
+	maxPos int
+	// span is the graph's Span: no placed token sits at a position past it.
+	span       int
 	arenaBytes int
 
 	pos    int         // the current run's Params.Pos
@@ -31,12 +33,8 @@ func (p *program) Kernels() int { return p.nops }
 
 // Run executes every kernel once on the pool.
 func (p *program) Run(params gpu.Params) error {
-	if params.Places != nil {
-		if err := gpu.CheckPlaces(params.Places, p.tokens, p.maxPos+p.tokens); err != nil {
-			return fmt.Errorf("cpu: %s: %w", p.name, err)
-		}
-	} else if params.Pos < 0 || params.Pos > p.maxPos {
-		return fmt.Errorf("cpu: %s: position %d with %d tokens does not fit the KV cache (positions 0..%d)", p.name, params.Pos, p.tokens, p.maxPos+p.tokens-1)
+	if err := gpu.CheckRun(params, p.tokens, p.maxPos, p.span); err != nil {
+		return fmt.Errorf("cpu: %s: %w", p.name, err)
 	}
 	pl := p.be.pool
 	if pl.stopped.Load() {

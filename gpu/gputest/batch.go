@@ -21,7 +21,9 @@ import (
 // The sequences share one cache, a slot of ctx rows each, and each prompt
 // is prefilled into its slot by a step placed there (gpu.Place). The
 // sequences' columns rotate from step to step, so that no sequence keeps
-// its column.
+// its column. Last, the batch step must refuse a token placed at its
+// slot's end (a row of the cache, but past the sequence's ctx positions,
+// which backends size their attention to).
 func BatchDecode(m *model.Model, prompts [][]int32, n, batch int) ([]Decoded, error) {
 	S := len(prompts)
 	if S < 1 || batch < S {
@@ -91,6 +93,10 @@ func BatchDecode(m *model.Model, prompts [][]int32, n, batch int) ([]Decoded, er
 				return nil, err
 			}
 		}
+	}
+	places[0] = gpu.Place{Pos: ctx, Base: 0}
+	if err := dec.Program.Run(gpu.Params{Places: places}); err == nil {
+		return nil, fmt.Errorf("the batch step ran a token at position %d of a slot of %d positions", ctx, ctx)
 	}
 	return out, nil
 }

@@ -43,7 +43,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 	if g.Tokens < 1 {
 		return nil, fmt.Errorf("metal: compile %s: a step of %d tokens", g.Name, g.Tokens)
 	}
-	p := &program{be: b, name: g.Name, tokens: g.Tokens, maxPos: math.MaxInt32}
+	p := &program{be: b, name: g.Name, tokens: g.Tokens, maxPos: math.MaxInt32, span: g.Span}
 	c := &compiler{be: b, g: g, p: p, acts: map[*gpu.Tensor]memory{}, rounded: map[roundKey]operand{}}
 	for i, op := range g.Ops {
 		c.dropRounded(op)

@@ -202,7 +202,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	// leaves a GPU nearly idle at long contexts. Prefill's many tokens fill
 	// it already, in one pass, as does a batch whose scores would take more
 	// than maxScores bytes.
-	chunks := groupsOf(o.CacheK.Shape[1], scoreRows)
+	chunks := groupsOf(c.g.SeqRows(o.CacheK.Shape[1]), scoreRows)
 	if T > 1 && !c.g.Independent || 4*chunks*scoreRows*H*T > maxScores {
 		p := attentionParams{a, ops[0].loc, ops[3].loc}
 		return c.dispatch("attention", dec, p, true, args(ops...), H*T)

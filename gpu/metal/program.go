@@ -17,6 +17,9 @@ type program struct {
 	// maxPos is the last position a step may start at: its tokens must
 	// fit every cache it stores to or reads.
 	maxPos int
+	// span is the graph's Span: no placed token sits at a position past
+	// it, and the attention grids are sized to it.
+	span int
 	// checks validate ids the host wrote before each run.
 	checks []func() error
 }
@@ -36,7 +39,7 @@ func (p *program) Run(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("metal: %s: the backend is closed", p.name)
 	}
-	if err := gpu.CheckRun(params, p.tokens, p.maxPos); err != nil {
+	if err := gpu.CheckRun(params, p.tokens, p.maxPos, p.span); err != nil {
 		return fmt.Errorf("metal: %s: %w", p.name, err)
 	}
 	if len(p.checks) > 0 {

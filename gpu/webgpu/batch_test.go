@@ -8,6 +8,7 @@ import (
 
 	"github.com/emberllm/ember/engine/synth"
 	"github.com/emberllm/ember/gpu/gputest"
+	"github.com/emberllm/ember/gpu/webgpu"
 )
 
 // TestBatchDecodeMatchesAlone: on WebGPU too, sequences decoded together
@@ -64,4 +65,40 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 			t.Fatal(d)
 		}
 	})
+}
+
+// TestBatchScoresFollowSlots: a batch step over a cache of many slots
+// launches the scores pass for one slot's rows a token and head (two
+// chunks of 16 for slots of 20 positions), not for every row of the
+// cache: serving's cache of 64 slots launched 64 times the workgroups,
+// nearly all of them idle, and the batch steps ran about twice as long.
+func TestBatchScoresFollowSlots(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	m := loadModel(t, be, writeTiny(t, t.TempDir(), "tiny", synth.Llama, "Q8_0", 5))
+	const ctx, slots, batch = 20, 16, 4
+	cache, err := m.NewCacheRows(ctx, ctx*slots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := m.NewBatchStep(cache, batch, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grids []int
+	webgpu.KeepKernels(st.Program, func(name string, groups int) bool {
+		if name == "attention_scores" {
+			grids = append(grids, groups)
+		}
+		return true
+	})
+	if len(grids) != m.Config.Layers {
+		t.Fatalf("%d attention_scores dispatches, want one a layer (%d)", len(grids), m.Config.Layers)
+	}
+	want := m.Config.Heads * batch * 2
+	for l, g := range grids {
+		if g != want {
+			t.Fatalf("layer %d: the scores pass has %d workgroups, want %d (heads x tokens x chunks of one %d-row slot)", l, g, want, ctx)
+		}
+	}
 }

@@ -102,7 +102,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 	if err := gpu.Validate(g); err != nil {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
 	}
-	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32}
+	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32, span: g.Span}
 	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}}
 	step, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: g.Name + ".step", Size: stepBytes, Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
 	if err != nil {

@@ -722,7 +722,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	// heads of one key head): its many tokens fill the GPU already, and a
 	// second pass measured slower there. A decode batch takes decode's
 	// two passes, which sum each token as a step of it alone does.
-	chunks := scoreChunks(o)
+	chunks := c.scoreChunks(o)
 	var sc *gpu.Tensor
 	if T == 1 || c.g.Independent {
 		sc = c.scores(chunks, H, T)
@@ -749,8 +749,13 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 // scores pass takes.
 const scoreRows = 16
 
-// scoreChunks is how many workgroups of the scores pass split a cache.
-func scoreChunks(o *gpu.Attention) int { return (o.CacheK.Shape[1] + scoreRows - 1) / scoreRows }
+// scoreChunks is how many workgroups of the scores pass split a
+// sequence's cache rows (Graph.SeqRows: a decode batch's cache of many
+// slots would otherwise launch a workgroup for every row of every slot,
+// most of them idle).
+func (c *compiler) scoreChunks(o *gpu.Attention) int {
+	return (c.g.SeqRows(o.CacheK.Shape[1]) + scoreRows - 1) / scoreRows
+}
 
 // scores returns the scratch rows the scores pass writes for H heads of T
 // tokens, shared by every layer of the graph, or nil where they would be

@@ -174,7 +174,7 @@ type attentionStepParams struct {
 func (c *compiler) stepWords(at *gpu.Attention, rq *gpu.Rope, lq loc) (stepParams, *gpu.Tensor, int, error) {
 	c.p.needCtx(at.CacheK.Shape[1])
 	DK, H := at.Q.Shape[0], at.Q.Shape[1]
-	chunks := scoreChunks(at)
+	chunks := c.scoreChunks(at)
 	sc := c.scores(chunks, H, 1)
 	if sc == nil {
 		return stepParams{}, nil, 0, fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])

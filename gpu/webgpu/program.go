@@ -21,6 +21,9 @@ type program struct {
 	owned   []*wgpu.Buffer
 	step    *wgpu.Buffer
 	maxPos  int
+	// span is the graph's Span: no placed token sits at a position past
+	// it, and the attention grids are sized to it.
+	span int
 	// checks validate ids the host wrote before each run.
 	checks []func() error
 	// results are the small host buffers the graph writes (the chosen
@@ -112,7 +115,7 @@ func (p *program) check(params gpu.Params) error {
 	if p.be.closed {
 		return fmt.Errorf("webgpu: %s: the backend is closed", p.name)
 	}
-	if err := gpu.CheckRun(params, p.tokens, p.maxPos); err != nil {
+	if err := gpu.CheckRun(params, p.tokens, p.maxPos, p.span); err != nil {
 		return fmt.Errorf("webgpu: %s: %w", p.name, err)
 	}
 	for _, check := range p.checks {
