@@ -1,10 +1,12 @@
 // The scores pass of decode attention (flash-decoding's split): workgroup
-// (h, t, c) forms the scaled scores q·k of query head h, token t against
-// cache rows c·SCH .. c·SCH+SCH-1 (those up to pos+t), SLANES threads to a
-// row, and writes them to SC, whose rows of S·SCH scores attention_values
-// turns into weights. Splitting the rows rather than giving a head one
-// workgroup keeps the GPU busy at long contexts. Words:
-// attentionScoresParams.
+// (h, t, g) forms the scaled scores q·k of query head h, token t against
+// the cache rows of chunks g, g+Spread, g+2·Spread ... (chunk c: rows
+// c·SCH .. c·SCH+SCH-1, those up to pos+t), SLANES threads to a row, and
+// writes them to SC, whose rows of S·SCH scores attention_values turns
+// into weights. Splitting the rows rather than giving a head one
+// workgroup keeps the GPU busy at long contexts; Spread workgroups a row,
+// not one a chunk, launch a grid that does not grow with the context the
+// cache allows. Words: attentionScoresParams.
 //!use common
 //!use step
 //!decode
@@ -21,12 +23,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let g = group_index(wid, nwg);
     let H = pu(P_H);
     let NS = pu(P_CHUNKS);
-    let c = g % NS;
-    let ht = g / NS;
+    let spread = pu(P_SPREAD);
+    let c0 = g % spread;
+    let ht = g / spread;
     let h = ht % H;
     let t = ht / H;
     let n = tok_pos(t) + 1u;
-    if (t >= pu(P_T) || c * SCH >= n) { return; }
+    if (t >= pu(P_T) || c0 * SCH >= n) { return; }
     let kvh = h / (H / pu(P_HKV));
     let DK = pu(P_DK);
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;
@@ -37,17 +40,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     workgroupBarrier();
     let lane = li % SLANES;
-    for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
-        let j = c * SCH + r;
-        var s = 0.0;
-        if (j < n) { s = kpart(j * pu(P_KEY_STRIDE) + kbase, lane); }
-        part[r * SLANES + lane] = s;
-    }
-    workgroupBarrier();
-    let j = c * SCH + li;
-    if (li < SCH && j < n) {
-        var s = 0.0;
-        for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
-        SC[ht * NS * SCH + j] = s * pf(P_SCALE);
+    for (var c = c0; c < NS && c * SCH < n; c += spread) {
+        for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
+            let j = c * SCH + r;
+            var s = 0.0;
+            if (j < n) { s = kpart(j * pu(P_KEY_STRIDE) + kbase, lane); }
+            part[r * SLANES + lane] = s;
+        }
+        workgroupBarrier();
+        let j = c * SCH + li;
+        if (li < SCH && j < n) {
+            var s = 0.0;
+            for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
+            SC[ht * NS * SCH + j] = s * pf(P_SCALE);
+        }
+        // the next chunk's products overwrite part
+        workgroupBarrier();
     }
 }

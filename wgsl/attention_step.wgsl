@@ -2,8 +2,9 @@
 // the same dispatch: each query head normalises (Qwen3's per-head RMSNorm,
 // when set) and rotates itself and its KV head's new key, the first query
 // head of each KV group writes that key and value into its cache row, and
-// the scores are those of attention_scores.wgsl (workgroup (h, c) scores
-// rows c·SCH .. c·SCH+SCH-1 into SC; attention_values.wgsl does the rest).
+// the scores are those of attention_scores.wgsl (workgroup (h, g) scores
+// the rows of chunks g, g+Spread, ... into SC; attention_values.wgsl does
+// the rest).
 // A chunk's workgroup redoes the norms and ropes of its head rather than
 // wait for another's: they cost far less than a dispatch. The new row is
 // read from workgroup memory, never from the cache another workgroup is
@@ -37,13 +38,13 @@ fn rms_q(li: u32, DK: u32) -> f32 {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let NS = pu(P_CHUNKS);
-    let c = g % NS;
-    let h = g / NS;
+    let spread = pu(P_SPREAD);
+    let c0 = g % spread;
+    let h = g / spread;
     let H = pu(P_H);
     let pos = tok_pos(0u);
     let base = tok_base(0u);
-    if (h >= H || c * SCH > pos) { return; }
+    if (h >= H || c0 * SCH > pos) { return; }
     let group = H / pu(P_HKV);
     let kvh = h / group;
     let DK = pu(P_DK);
@@ -64,7 +65,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     rope_step(li, 0u, pos);
     let kbase = kvh * DK;
-    if (h % group == 0u && c == 0u) {
+    if (h % group == 0u && c0 == 0u) {
         let krow = (base + pos) * pu(P_KEY_STRIDE) + kbase;
         let vrow = (base + pos) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
         let vn = at(P_V, kvh * DV, 0u, 0u, 0u);
@@ -78,5 +79,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(P_V + 1u)]); }
         }
     }
-    step_scores(li, c, h, base * pu(P_KEY_STRIDE) + kbase, pos);
+    step_chunks(li, c0, h, base * pu(P_KEY_STRIDE) + kbase, pos);
 }

@@ -2,10 +2,10 @@
 // absorbed MLA over one latent cache) with the work before them done in
 // the same dispatch: each query head rotates its rope part into the
 // absorbed query, normalises and rotates the token's new cache row
-// [latent, shared rope key], head 0's first chunk writes that row into
-// its cache row, and the scores are attention_scores.wgsl's (workgroup
-// (h, c) scores rows c·SCH .. c·SCH+SCH-1 into SC; attention_values.wgsl
-// does the rest, reading values from the keys). Every workgroup redoes
+// [latent, shared rope key], head 0's first workgroup writes that row
+// into its cache row, and the scores are attention_scores.wgsl's
+// (workgroup (h, g) scores the rows of chunks g, g+Spread, ... into SC;
+// attention_values.wgsl does the rest, reading values from the keys). Every workgroup redoes
 // the norm and the ropes rather than wait for another's, and takes the
 // new row from workgroup memory, never from the cache being written, in
 // the order kpart reads a cached row: the results are the separate rope,
@@ -52,12 +52,12 @@ fn norm_at(d: u32, scale: f32, w: f32, R: u32) {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let g = group_index(wid, nwg);
-    let NS = pu(P_CHUNKS);
-    let c = g % NS;
-    let h = g / NS;
+    let spread = pu(P_SPREAD);
+    let c0 = g % spread;
+    let h = g / spread;
     let pos = tok_pos(0u);
     let base = tok_base(0u);
-    if (h >= pu(P_H) || c * SCH > pos) { return; }
+    if (h >= pu(P_H) || c0 * SCH > pos) { return; }
     let DK = pu(P_DK);
     let R = pu(P_R);
     // Four elements a thread are loaded before any is stored: a loop of one
@@ -87,7 +87,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         norm_at(d0 + 192u, scale, w3, R);
     }
     rope_step(li, R, pos);
-    if (h == 0u && c == 0u) {
+    if (h == 0u && c0 == 0u) {
         let krow = (base + pos) * pu(P_KEY_STRIDE);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
@@ -95,5 +95,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             for (var d = li; d < DK; d += 64u) { K[krow + d] = bitcast<u32>(kn[d]); }
         }
     }
-    step_scores(li, c, h, base * pu(P_KEY_STRIDE), pos);
+    step_chunks(li, c0, h, base * pu(P_KEY_STRIDE), pos);
 }

@@ -102,3 +102,51 @@ func TestBatchScoresFollowSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreSpreadSameBits: the scores passes (attention_scores of a batch,
+// attention_step of a lone llama token, mla_step of a lone DeepSeek token)
+// give the same logits, bit for bit, whether each workgroup scores one
+// chunk of 16 cache rows or, with one workgroup a score row, every chunk
+// of it in turn: long prompts (three chunks and more), decoded alone and
+// in a batch, with the default spread and with scoreGroups = 1.
+func TestScoreSpreadSameBits(t *testing.T) {
+	be := open(t)
+	defer be.Close()
+	dir := t.TempDir()
+	var prompts [][]int32
+	for i := range 3 {
+		p := []int32{1}
+		for j := range 36 + 5*i {
+			p = append(p, int32(3+(7*j+11*i)%200))
+		}
+		prompts = append(prompts, p)
+	}
+	for _, a := range []synth.Arch{synth.Llama, synth.DeepSeek2} {
+		t.Run(string(a), func(t *testing.T) {
+			m := loadModel(t, be, writeTiny(t, dir, "tiny", a, "Q8_0", 5))
+			decode := func() (solo, batch []gputest.Decoded) {
+				solo, err := gputest.SoloDecode(m, prompts, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				batch, err = gputest.BatchDecode(m, prompts, 3, 4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return solo, batch
+			}
+			solo, batch := decode()
+			restore := webgpu.SetScoreGroups(1)
+			solo1, batch1 := decode()
+			restore()
+			for i := range prompts {
+				if d := gputest.SameDecoded(solo1[i], solo[i]); d != "" {
+					t.Fatalf("alone, sequence %d, one workgroup a row: %s", i, d)
+				}
+				if d := gputest.SameDecoded(batch1[i], batch[i]); d != "" {
+					t.Fatalf("batched, sequence %d, one workgroup a row: %s", i, d)
+				}
+			}
+		})
+	}
+}

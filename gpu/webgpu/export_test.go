@@ -233,3 +233,11 @@ func (b *Backend) runOnce(p *program) error {
 	b.queue.Submit(cmd)
 	return b.wait()
 }
+
+// SetScoreGroups makes the scores passes of steps compiled from now on
+// aim at n workgroups (scoreGroups) until restore is called.
+func SetScoreGroups(n int) (restore func()) {
+	old := scoreGroups
+	scoreGroups = n
+	return func() { scoreGroups = old }
+}

@@ -738,8 +738,9 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		}
 		return c.dispatch(kernel, dec, p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
 	}
-	p := attentionScoresParams{a, ls[0], chunks}
-	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*chunks); err != nil {
+	spread := scoreSpread(chunks, H*T)
+	p := attentionScoresParams{a, ls[0], chunks, spread}
+	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*spread); err != nil {
 		return err
 	}
 	return c.attentionValues(o, sc, chunks, ls[1])
@@ -757,13 +758,32 @@ func (c *compiler) scoreChunks(o *gpu.Attention) int {
 	return (c.g.SeqRows(o.CacheK.Shape[1]) + scoreRows - 1) / scoreRows
 }
 
+// scoreGroups is about how many workgroups a scores pass launches: enough
+// to fill a large GPU (an H100's 132 SMs hold 16 or more of 64 threads
+// each) at any context. A variable only so that a test can make every
+// workgroup take several chunks (export_test.go).
+var scoreGroups = 4096
+
+// scoreSpread is how many workgroups share a score row (a head of a
+// token) of chunks chunks, each taking chunks spread apart: at most the
+// chunks, and about scoreGroups in all over rows rows. A workgroup per
+// chunk would launch a grid for the longest context a step allows, idle
+// but for the positions reached (a chat at 4096 positions: 256 chunks a
+// head, two or three of them busy after a short prompt).
+func scoreSpread(chunks, rows int) int {
+	return max(1, min(chunks, (scoreGroups+rows-1)/rows))
+}
+
 // scores returns the scratch rows the scores pass writes for H heads of T
-// tokens, shared by every layer of the graph, or nil where they would be
-// too large: attention.wgsl then takes the whole softmax in one workgroup
-// per head.
+// tokens, shared by every layer of the graph, or nil where they would not
+// fit a storage binding: attention.wgsl then takes the whole softmax in
+// one workgroup per head, in one pass whose sums are not a lone step's (a
+// decode batch that large, 256 sequences over slots of 4096 positions on
+// a 128 MiB binding, gives texts within the tolerance of their lone ones,
+// not bit for bit).
 func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
 	n := chunks * scoreRows * H * T
-	if uint64(4*n) > min(c.be.limits.MaxStorageBufferBindingSize, 64<<20) {
+	if uint64(4*n) > c.be.bindingLimit() {
 		return nil
 	}
 	if c.scratch == nil || c.scratch.Elements() < n {
@@ -900,6 +920,7 @@ type attentionScoresParams struct {
 	attentionParams
 	Q      loc
 	Chunks int
+	Spread int
 }
 
 // attentionValuesParams are attention_values.wgsl's words: the output,

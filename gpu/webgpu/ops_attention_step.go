@@ -141,19 +141,20 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 	p := attentionStepParams{sp, has, eq, ek, ls[2], ls[3], ls[4], ls[5]}
 	c.fused = s.n - 1
 	H := rq.In.Shape[1]
-	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ropeFactors(rq, q), nq, nk}, H*chunks); err != nil {
+	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ropeFactors(rq, q), nq, nk}, H*sp.Spread); err != nil {
 		return err
 	}
 	return c.attentionValues(at, sc, chunks, ls[1])
 }
 
 // stepParams are the words the step kernels share (parts/step_row.wgsl):
-// the attention's, the query, the workgroups splitting each score row,
-// the query's rope.
+// the attention's, the query, the chunks of each score row and the
+// workgroups sharing them (scoreSpread), the query's rope.
 type stepParams struct {
 	attentionParams
 	Q      loc
 	Chunks int
+	Spread int
 	ropeParams
 }
 
@@ -179,7 +180,7 @@ func (c *compiler) stepWords(at *gpu.Attention, rq *gpu.Rope, lq loc) (stepParam
 	if sc == nil {
 		return stepParams{}, nil, 0, fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
 	}
-	return stepParams{attentionWords(at, DK, H, 1), lq, chunks, ropeWords(rq)}, sc, chunks, nil
+	return stepParams{attentionWords(at, DK, H, 1), lq, chunks, scoreSpread(chunks, H), ropeWords(rq)}, sc, chunks, nil
 }
 
 // ropeFactors is what a rope's frequency factors bind: the factors, or

@@ -127,7 +127,7 @@ func (c *compiler) lowerMLAStep(s *mlaStep) error {
 	p := mlaStepParams{sp, at.DV, norm.Eps, ls[2], ls[3], ls[4]}
 	c.fused = 4
 	H := at.Q.Shape[1]
-	if err := c.dispatch("mla_step", cacheDecoder(at), p, true, []*gpu.Tensor{at.Q, at.CacheK, sc, rq.In, s.st.K, ropeFactors(rq, rq.In), norm.Weight}, H*chunks); err != nil {
+	if err := c.dispatch("mla_step", cacheDecoder(at), p, true, []*gpu.Tensor{at.Q, at.CacheK, sc, rq.In, s.st.K, ropeFactors(rq, rq.In), norm.Weight}, H*sp.Spread); err != nil {
 		return err
 	}
 	return c.attentionValues(at, sc, chunks, ls[1])

@@ -78,3 +78,13 @@ fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
         SC[h * pu(P_CHUNKS) * SCH + j] = s * pf(P_SCALE);
     }
 }
+// step_chunks is step_scores of chunks c0, c0+Spread, ... up to pos (a
+// workgroup's share of a score row, attention_scores.wgsl's split). Call
+// from uniform control flow.
+fn step_chunks(li: u32, c0: u32, h: u32, kbase: u32, pos: u32) {
+    for (var c = c0; c * SCH <= pos; c += pu(P_SPREAD)) {
+        step_scores(li, c, h, kbase, pos);
+        // the next chunk's products overwrite part
+        workgroupBarrier();
+    }
+}
