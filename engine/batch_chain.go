@@ -29,11 +29,10 @@ func (b *Batch) chainLen(rs []*batchRun) int {
 	return max(k, 1)
 }
 
-// runChain runs st k-1 more times after the run with places (the tokens
-// of rs first, then padding), feeding each run the argmax of the run
-// before, and hands each session its chain's tokens but the last (which
-// stays in st.Next, where copyOut reads it).
-func (b *Batch) runChain(st *model.Step, rs []*batchRun, places []gpu.Place, k int) error {
+// startChain submits st k-1 more times after the run with places (the
+// tokens of rs first, then padding), feeding each run the argmax of the
+// run before; readChain waits for them.
+func (b *Batch) startChain(st *model.Step, rs []*batchRun, places []gpu.Place, k int) error {
 	if k < 2 {
 		return nil
 	}
@@ -58,6 +57,16 @@ func (b *Batch) runChain(st *model.Step, rs []*batchRun, places []gpu.Place, k i
 		if err := st.Program.Run(gpu.Params{Places: places}); err != nil {
 			return fmt.Errorf("chained batch step %d: %w", j, err)
 		}
+	}
+	return nil
+}
+
+// readChain hands each session of rs its tokens of a chain of k steps of
+// B tokens (startChain) but the last, which stays in the step's Next,
+// where copyOut reads it.
+func (b *Batch) readChain(rs []*batchRun, B, k int) error {
+	if k < 2 {
+		return nil
 	}
 	raw := make([]byte, 4*B*(k-1))
 	if err := b.chosen.Read(0, raw); err != nil {

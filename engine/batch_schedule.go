@@ -128,13 +128,16 @@ func (b *Batch) runDecode(rs []*batchRun, chained bool) error {
 	if chained {
 		k = b.chainLen(rs)
 	}
-	if err := b.runChain(st, rs, places, k); err != nil {
+	if err := b.startChain(st, rs, places, k); err != nil {
 		return err
 	}
 	// The next decode step waits for these tokens (sampled ones go through
 	// their sessions); its commands, most often this step's again, are
-	// recorded while the device runs these.
+	// recorded while the device runs these, before the host waits for them.
 	if b.prepared, err = prepare(st); err != nil {
+		return err
+	}
+	if err := b.readChain(rs, len(places), k); err != nil {
 		return err
 	}
 	b.stats.steps.Add(int64(k))
