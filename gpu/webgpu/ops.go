@@ -778,9 +778,9 @@ func scoreSpread(chunks, rows int) int {
 // tokens, shared by every layer of the graph, or nil where they would not
 // fit a storage binding: attention.wgsl then takes the whole softmax in
 // one workgroup per head, in one pass whose sums are not a lone step's (a
-// decode batch that large, 256 sequences over slots of 4096 positions on
-// a 128 MiB binding, gives texts within the tolerance of their lone ones,
-// not bit for bit).
+// decode batch that large, 256 sequences of 64 heads over slots of 4096
+// positions on a 128 MiB binding, gives texts within the tolerance of
+// their lone ones, not bit for bit).
 func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
 	n := chunks * scoreRows * H * T
 	if uint64(4*n) > c.be.bindingLimit() {
