@@ -1,10 +1,11 @@
-// One decode token's attention scores with the work before them done in
-// the same dispatch: each query head normalises (Qwen3's per-head RMSNorm,
-// when set) and rotates itself and its KV head's new key, the first query
-// head of each KV group writes that key and value into its cache row, and
-// the scores are those of attention_scores.wgsl (workgroup (h, g) scores
-// the rows of chunks g, g+Spread, ... into SC; attention_values.wgsl does
-// the rest).
+// A decode step's attention scores with the work before them done in the
+// same dispatch, for a lone token or each token of a decode batch (its
+// own sequence at its own place): each query head normalises (Qwen3's
+// per-head RMSNorm, when set) and rotates itself and its KV head's new
+// key, the first query head of each KV group writes that key and value
+// into its cache row, and the scores are those of attention_scores.wgsl
+// (workgroup (h, t, g) scores the rows of chunks g, g+Spread, ... into
+// SC; attention_values.wgsl does the rest).
 // A chunk's workgroup redoes the norms and ropes of its head rather than
 // wait for another's: they cost far less than a dispatch. The new row is
 // read from workgroup memory, never from the cache another workgroup is
@@ -40,18 +41,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let g = group_index(wid, nwg);
     let spread = pu(P_SPREAD);
     let c0 = g % spread;
-    let h = g / spread;
+    let ht = g / spread;
     let H = pu(P_H);
-    let pos = tok_pos(0u);
-    let base = tok_base(0u);
-    if (h >= H || c0 * SCH > pos) { return; }
+    let h = ht % H;
+    let t = ht / H;
+    if (t >= pu(P_T)) { return; }
+    let pos = tok_pos(t);
+    let base = tok_base(t);
+    if (c0 * SCH > pos) { return; }
     let group = H / pu(P_HKV);
     let kvh = h / group;
     let DK = pu(P_DK);
     let DV = pu(P_DV);
     for (var d = li; d < DK; d += 64u) {
-        q[d] = Q[at(P_Q, d, h, 0u, 0u)];
-        kn[d] = KN[at(P_K, d, kvh, 0u, 0u)];
+        q[d] = Q[at(P_Q, d, h, t, 0u)];
+        kn[d] = KN[at(P_K, d, kvh, t, 0u)];
     }
     workgroupBarrier();
     if (pu(P_NORMS) != 0u) {
@@ -68,7 +72,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (h % group == 0u && c0 == 0u) {
         let krow = (base + pos) * pu(P_KEY_STRIDE) + kbase;
         let vrow = (base + pos) * pu(P_VALUE_STRIDE) + kvh * pu(P_VALUE_HEAD);
-        let vn = at(P_V, kvh * DV, 0u, 0u, 0u);
+        let vn = at(P_V, kvh * DV, t, 0u, 0u);
         if (HALF_CACHE) {
             for (var d = 2u * li; d < DK; d += 128u) { K[(krow + d) / 2u] = pack_half2(vec2<f32>(kn[d], kn[d + 1u])); }
             for (var d = 2u * li; d < DV; d += 128u) {
@@ -79,5 +83,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             for (var d = li; d < DV; d += 64u) { V[vrow + d] = bitcast<u32>(VN[vn + d * pu(P_V + 1u)]); }
         }
     }
-    step_chunks(li, c0, h, base * pu(P_KEY_STRIDE) + kbase, pos);
+    step_chunks(li, c0, ht, base * pu(P_KEY_STRIDE) + kbase, pos);
 }

@@ -72,6 +72,7 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 // chunks of 16 for slots of 20 positions), not for every row of the
 // cache: serving's cache of 64 slots launched 64 times the workgroups,
 // nearly all of them idle, and the batch steps ran about twice as long.
+// The pass is attention_step, the ropes and cache stores in it.
 func TestBatchScoresFollowSlots(t *testing.T) {
 	be := open(t)
 	defer be.Close()
@@ -86,14 +87,23 @@ func TestBatchScoresFollowSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	var grids []int
+	separate := 0
 	webgpu.KeepKernels(st.Program, func(name string, groups int) bool {
-		if name == "attention_scores" {
+		switch name {
+		case "attention_scores", "attention_step":
 			grids = append(grids, groups)
+		case "rope", "kv_store":
+			separate++
 		}
 		return true
 	})
+	// The batch's ropes and cache stores are attention_step's work, as a
+	// lone token's are.
+	if separate > 0 {
+		t.Errorf("%d rope and kv_store dispatches beside the scores passes, want none", separate)
+	}
 	if len(grids) != m.Config.Layers {
-		t.Fatalf("%d attention_scores dispatches, want one a layer (%d)", len(grids), m.Config.Layers)
+		t.Fatalf("%d scores passes (attention_scores, attention_step), want one a layer (%d)", len(grids), m.Config.Layers)
 	}
 	want := m.Config.Heads * batch * 2
 	for l, g := range grids {

@@ -22,14 +22,16 @@ type stepAttention struct {
 // stepBindings is how many storage buffers attention_step.wgsl binds.
 const stepBindings = 9
 
-// matchStepAttention finds the attention block starting at op, or nil.
-// Every tensor between the ops must be read by them alone: the fused
-// kernel keeps q and the new key in workgroup memory and never writes
-// them back.
+// matchStepAttention finds the attention block starting at op, or nil: a
+// lone decode token's, or a decode batch's (tokens of different sequences,
+// none reading another's new cache row). Every tensor between the ops
+// must be read by them alone: the fused kernel keeps q and the new key in
+// workgroup memory and never writes them back.
 func (c *compiler) matchStepAttention(op gpu.Op) *stepAttention {
-	if c.g.Tokens != 1 || c.be.limits.MaxStorageBuffersPerShaderStage < stepBindings {
+	if c.g.Tokens != 1 && !c.g.Independent || c.be.limits.MaxStorageBuffersPerShaderStage < stepBindings {
 		return nil
 	}
+	T := c.g.Tokens
 	ops := append([]gpu.Op{op}, c.rest...)
 	var s stepAttention
 	i := 0
@@ -74,7 +76,7 @@ func (c *compiler) matchStepAttention(op gpu.Op) *stepAttention {
 		return nil
 	}
 	DK, H, HKV, DV := rq.In.Shape[0], rq.In.Shape[1], at.HKV, at.DV
-	if rk.In.Shape != gpu.Shape4(DK, HKV, 1) || rq.In.Shape != gpu.Shape4(DK, H, 1) || st.V.Shape != gpu.Shape4(DV*HKV, 1) {
+	if rk.In.Shape != gpu.Shape4(DK, HKV, T) || rq.In.Shape != gpu.Shape4(DK, H, T) || st.V.Shape != gpu.Shape4(DV*HKV, T) {
 		return nil
 	}
 	if DK > 640 || DV > 640 || HKV <= 0 || H%HKV != 0 || (at.CacheK.Type == tF16 && (DK%2 != 0 || DV%2 != 0)) {
@@ -140,8 +142,8 @@ func (c *compiler) lowerStepAttention(s *stepAttention) error {
 	}
 	p := attentionStepParams{sp, has, eq, ek, ls[2], ls[3], ls[4], ls[5]}
 	c.fused = s.n - 1
-	H := rq.In.Shape[1]
-	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ropeFactors(rq, q), nq, nk}, H*sp.Spread); err != nil {
+	H, T := rq.In.Shape[1], rq.In.Shape[2]
+	if err := c.dispatch("attention_step", cacheDecoder(at), p, true, []*gpu.Tensor{q, at.CacheK, at.CacheV, sc, k, st.V, ropeFactors(rq, q), nq, nk}, H*T*sp.Spread); err != nil {
 		return err
 	}
 	return c.attentionValues(at, sc, chunks, ls[1])
@@ -174,13 +176,13 @@ type attentionStepParams struct {
 // scratch and the number of chunks.
 func (c *compiler) stepWords(at *gpu.Attention, rq *gpu.Rope, lq loc) (stepParams, *gpu.Tensor, int, error) {
 	c.p.needCtx(at.CacheK.Shape[1])
-	DK, H := at.Q.Shape[0], at.Q.Shape[1]
+	DK, H, T := at.Q.Shape[0], at.Q.Shape[1], at.Q.Shape[2]
 	chunks := c.scoreChunks(at)
-	sc := c.scores(chunks, H, 1)
+	sc := c.scores(chunks, H, T)
 	if sc == nil {
-		return stepParams{}, nil, 0, fmt.Errorf("attention scores of %d heads over %d positions exceed a storage binding", H, at.CacheK.Shape[1])
+		return stepParams{}, nil, 0, fmt.Errorf("attention scores of %d heads and %d tokens over %d positions exceed a storage binding", H, T, c.g.SeqRows(at.CacheK.Shape[1]))
 	}
-	return stepParams{attentionWords(at, DK, H, 1), lq, chunks, scoreSpread(chunks, H), ropeWords(rq)}, sc, chunks, nil
+	return stepParams{attentionWords(at, DK, H, T), lq, chunks, scoreSpread(chunks, H*T), ropeWords(rq)}, sc, chunks, nil
 }
 
 // ropeFactors is what a rope's frequency factors bind: the factors, or

@@ -54,11 +54,11 @@ fn kn_part(lane: u32) -> f32 {
 }
 fn kn2(d: u32) -> vec2<f32> { return vec2<f32>(kn[d], kn[d + 1u]); }
 
-// step_scores writes head h's scores against its sequence's cache rows
-// c·SCH .. c·SCH+SCH-1 up to pos, whose keys start at element kbase of
-// the cache (the sequence's first row, then the head's place in a row). Call
-// from uniform control flow.
-fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
+// step_scores writes score row ht's scores (head h of token t, h + H·t)
+// against its sequence's cache rows c·SCH .. c·SCH+SCH-1 up to pos, whose
+// keys start at element kbase of the cache (the sequence's first row,
+// then the head's place in a row). Call from uniform control flow.
+fn step_scores(li: u32, c: u32, ht: u32, kbase: u32, pos: u32) {
     let lane = li % SLANES;
     for (var r = li / SLANES; r < SCH; r += WG / SLANES) {
         let j = c * SCH + r;
@@ -75,15 +75,15 @@ fn step_scores(li: u32, c: u32, h: u32, kbase: u32, pos: u32) {
     if (li < SCH && j <= pos) {
         var s = 0.0;
         for (var l = 0u; l < SLANES; l++) { s += part[li * SLANES + l]; }
-        SC[h * pu(P_CHUNKS) * SCH + j] = s * pf(P_SCALE);
+        SC[ht * pu(P_CHUNKS) * SCH + j] = s * pf(P_SCALE);
     }
 }
 // step_chunks is step_scores of chunks c0, c0+Spread, ... up to pos (a
 // workgroup's share of a score row, attention_scores.wgsl's split). Call
 // from uniform control flow.
-fn step_chunks(li: u32, c0: u32, h: u32, kbase: u32, pos: u32) {
+fn step_chunks(li: u32, c0: u32, ht: u32, kbase: u32, pos: u32) {
     for (var c = c0; c * SCH <= pos; c += pu(P_SPREAD)) {
-        step_scores(li, c, h, kbase, pos);
+        step_scores(li, c, ht, kbase, pos);
         // the next chunk's products overwrite part
         workgroupBarrier();
     }
