@@ -325,8 +325,9 @@ func tabLoad(t *testing.T, ctx context.Context, url, backend string) loadInfo {
 
 // storiesContext is the tab's KV cache in the tests that run stories260K
 // on WebGPU: SwiftShader's decode step costs about 1.5 ms more for each
-// position of the cache here (a workgroup per chunk of 16 rows, each of
-// which it starts at a cost even where it returns at once), 3 s a token
+// position of the cache here (a workgroup per chunk of 16 rows, up to
+// about 4096 a pass, each of which it starts at a cost even where it
+// returns at once), 3 s a token
 // at the model's 2048, 0.2 s at 64. The text does not depend on it.
 const storiesContext = 64
 
