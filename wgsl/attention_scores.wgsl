@@ -6,7 +6,8 @@
 // into weights. Splitting the rows rather than giving a head one
 // workgroup keeps the GPU busy at long contexts; Spread workgroups a row,
 // not one a chunk, launch a grid that does not grow with the context the
-// cache allows. Words: attentionScoresParams.
+// cache allows. A batch too large for one scores scratch is dispatched a
+// group of tokens at a time (T0, its first). Words: attentionScoresParams.
 //!use common
 //!use step
 //!decode
@@ -27,9 +28,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let c0 = g % spread;
     let ht = g / spread;
     let h = ht % H;
-    let t = ht / H;
+    // The dispatch's tokens are T0 .. T0+T-1; its score rows start at 0.
+    let t = ht / H + pu(P_T0);
+    if (ht / H >= pu(P_T)) { return; }
     let n = tok_pos(t) + 1u;
-    if (t >= pu(P_T) || c0 * SCH >= n) { return; }
+    if (c0 * SCH >= n) { return; }
     let kvh = h / (H / pu(P_HKV));
     let DK = pu(P_DK);
     let kbase = tok_base(t) * pu(P_KEY_STRIDE) + kvh * DK;

@@ -38,10 +38,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let DV = pu(P_DV);
     let slices = (DV + SLICE - 1u) / SLICE;
     let sl = g % slices;
+    // The dispatch's tokens are T0 .. T0+T-1 (attention_scores.wgsl); its
+    // score rows start at 0.
     let ht = g / slices;
     let h = ht % H;
-    let t = ht / H;
-    if (t >= pu(P_T)) { return; }
+    if (ht / H >= pu(P_T)) { return; }
+    let t = ht / H + pu(P_T0);
     let n = tok_pos(t) + 1u;
     let row = ht * pu(P_CHUNKS) * SCH;
     var m = -3.4e38;
@@ -96,7 +98,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let mode = pu(P_ROUND);
     if (mode == 3u) { return; }
     // Rounded: the compiler asks only for whole slices of a packed Out.
-    let u = d + DV * ht;
+    let u = d + DV * (h + H * t);
     if (mode == 2u) {
         if (pl == 0u) { Y[u] = bitcast<u32>(half(s.x)); Y[u + 1u] = bitcast<u32>(half(s.y)); }
         return;

@@ -160,3 +160,60 @@ func TestScoreSpreadSameBits(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchScoresInGroups: a batch whose attention scores do not fit one
+// storage binding (capped here at 8 KiB: eleven sequences over slots of
+// 44 positions need 48 score rows a head and token) takes its tokens a
+// group at a time through the two passes, and every sequence still gets
+// the logits of decoding alone, bit for bit; a batch that large once took
+// attention.wgsl's one pass, whose sums are not a lone step's.
+func TestBatchScoresInGroups(t *testing.T) {
+	be, err := webgpu.Open(webgpu.Options{MaxBinding: 8 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	m := loadModel(t, be, writeTiny(t, t.TempDir(), "tiny", synth.Llama, "Q8_0", 5))
+	var many [][]int32
+	for i := range 11 {
+		p := []int32{1}
+		for j := range 39 {
+			p = append(p, int32(3+(5*j+13*i)%200))
+		}
+		many = append(many, p)
+	}
+	const n = 4
+	ctx := len(many[0]) + n + 1
+	rowBytes := (ctx + 15) / 16 * 16 * m.Config.Heads * 4
+	if rowBytes > 8<<10 || 11*rowBytes <= 8<<10 {
+		t.Fatalf("scores of %d bytes a token: want one token to fit 8 KiB and eleven not", rowBytes)
+	}
+	d, err := gputest.BatchMatchesSolo(m, many, n, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != "" {
+		t.Fatal(d)
+	}
+	cache, err := m.NewCacheRows(ctx, ctx*12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := m.NewBatchStep(cache, 11, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes, fused := 0, 0
+	webgpu.KeepKernels(st.Program, func(name string, groups int) bool {
+		switch name {
+		case "attention_scores":
+			passes++
+		case "attention_step", "attention":
+			fused++
+		}
+		return true
+	})
+	if fused > 0 || passes < 2*m.Config.Layers {
+		t.Fatalf("%d scores passes and %d attention_step or one-pass dispatches for %d layers: want the tokens in groups, two passes or more a layer", passes, fused, m.Config.Layers)
+	}
+}

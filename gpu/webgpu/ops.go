@@ -724,8 +724,13 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	// two passes, which sum each token as a step of it alone does.
 	chunks := c.scoreChunks(o)
 	var sc *gpu.Tensor
+	group := T
 	if T == 1 || c.g.Independent {
-		sc = c.scores(chunks, H, T)
+		// A batch whose scores do not fit one binding takes its tokens a
+		// group at a time, each the lone step's two passes.
+		for sc = c.scores(chunks, H, group); sc == nil && c.g.Independent && group > 1; sc = c.scores(chunks, H, group) {
+			group = (group + 1) / 2
+		}
 	}
 	if sc == nil {
 		p := attentionKernelParams{a, ls[0], ls[1]}
@@ -738,12 +743,19 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		}
 		return c.dispatch(kernel, dec, p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
 	}
-	spread := scoreSpread(chunks, H*T)
-	p := attentionScoresParams{a, ls[0], chunks, spread}
-	if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*T*spread); err != nil {
-		return err
+	r := c.attentionRounds(o)
+	for t0 := 0; t0 < T; t0 += group {
+		tg := min(group, T-t0)
+		spread := scoreSpread(chunks, H*tg)
+		p := attentionScoresParams{attentionWords(o, DK, H, tg), ls[0], chunks, spread, t0}
+		if err := c.dispatch("attention_scores", cacheDecoder(o), p, true, []*gpu.Tensor{o.Q, o.CacheK, sc}, H*tg*spread); err != nil {
+			return err
+		}
+		if err := c.valuesPass(o, sc, chunks, ls[1], r, t0, tg); err != nil {
+			return err
+		}
 	}
-	return c.attentionValues(o, sc, chunks, ls[1])
+	return nil
 }
 
 // scoreRows is SCH of attend.wgsl: the cache rows one workgroup of the
@@ -776,33 +788,52 @@ func scoreSpread(chunks, rows int) int {
 
 // scores returns the scratch rows the scores pass writes for H heads of T
 // tokens, shared by every layer of the graph, or nil where they would not
-// fit a storage binding: attention.wgsl then takes the whole softmax in
-// one workgroup per head, in one pass whose sums are not a lone step's (a
-// decode batch that large, 256 sequences of 64 heads over slots of 4096
-// positions on a 128 MiB binding, gives texts within the tolerance of
-// their lone ones, not bit for bit).
+// fit a storage binding: a decode batch then takes its tokens a group at
+// a time, a prompt attention.wgsl's one pass.
 func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
-	n := chunks * scoreRows * H * T
-	if uint64(4*n) > c.be.bindingLimit() {
+	if !c.scoresFit(chunks, H, T) {
 		return nil
 	}
+	n := chunks * scoreRows * H * T
 	if c.scratch == nil || c.scratch.Elements() < n {
 		c.scratch = gpu.NewActivation(c.g.Name+".scores", tF32, gpu.Shape4(n))
 	}
 	return c.scratch
 }
 
+// scoresFit reports whether the scores of H heads of T tokens, chunks
+// chunks a row, fit one storage binding.
+func (c *compiler) scoresFit(chunks, H, T int) bool {
+	return uint64(4*chunks*scoreRows*H*T) <= c.be.bindingLimit()
+}
+
 // attentionValues dispatches the softmax and the value sums of an
 // attention whose scores pass wrote sc.
 func (c *compiler) attentionValues(o *gpu.Attention, sc *gpu.Tensor, chunks int, out loc) error {
-	DK, H, T := o.Q.Shape[0], o.Q.Shape[1], o.Q.Shape[2]
+	return c.valuesPass(o, sc, chunks, out, c.attentionRounds(o), 0, o.Q.Shape[2])
+}
+
+// valuesPass is attentionValues for tokens t0 .. t0+tg-1 (their score rows
+// from sc's first), the output rounded as r says (attentionRounds, once
+// for all of an attention's groups: it registers the rounded tensor the
+// next product reads).
+func (c *compiler) valuesPass(o *gpu.Attention, sc *gpu.Tensor, chunks int, out loc, r rounds, t0, tg int) error {
+	DK, H := o.Q.Shape[0], o.Q.Shape[1]
 	cv := o.CacheV
 	if o.VFromK {
 		cv = o.CacheK
 	}
-	mode, q, rk := c.attentionRounds(o)
-	p := attentionValuesParams{attentionWords(o, DK, H, T), out, chunks, mode, rk}
-	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out, q}, H*T*((o.DV+valueSlice-1)/valueSlice))
+	p := attentionValuesParams{attentionWords(o, DK, H, tg), out, chunks, r.mode, r.k, t0}
+	return c.dispatch("attention_values", cacheDecoder(o), p, true, []*gpu.Tensor{sc, cv, o.Out, r.q}, H*tg*((o.DV+valueSlice-1)/valueSlice))
+}
+
+// rounds is how the values pass rounds its output for the product after
+// it: quantize_act's mode (3: none), the rounded tensor and its rows'
+// length.
+type rounds struct {
+	mode int
+	q    *gpu.Tensor
+	k    int
 }
 
 // nextReader is the product that reads t first after op o (o may be among
@@ -845,11 +876,11 @@ const valueSlice = 32
 // rounding. It returns the kernel's rounding mode (3: none), the rounded
 // copy, registered for the product to find, or a word bound and never
 // written (c.unrounded), and the reader's row length.
-func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor, int) {
+func (c *compiler) attentionRounds(o *gpu.Attention) rounds {
 	if c.unrounded == nil {
 		c.unrounded = &gpu.Tensor{Name: "attention.unrounded", Type: tF32, Shape: gpu.Shape4(1), Kind: gpu.Activation}
 	}
-	none := func() (int, *gpu.Tensor, int) { return 3, c.unrounded, 0 }
+	none := func() rounds { return rounds{3, c.unrounded, 0} }
 	out := o.Out
 	if out.Kind != gpu.Activation || !out.Contiguous() || o.DV%valueSlice != 0 {
 		return none()
@@ -870,7 +901,7 @@ func (c *compiler) attentionRounds(o *gpu.Attention) (int, *gpu.Tensor, int) {
 	rows := out.Elements() / K
 	q := roundedTensor(out.Name, K, rows)
 	c.fresh[key] = roundedAct{q, roundedLoc(K, B)}
-	return mode, q, K
+	return rounds{mode, q, K}
 }
 
 // checkAttention adds to gpu.CheckAttention the kernels' limits: head
@@ -921,6 +952,9 @@ type attentionScoresParams struct {
 	Q      loc
 	Chunks int
 	Spread int
+	// T0 is the first of the T tokens this dispatch scores: a batch too
+	// large for one scores scratch takes its tokens a group at a time.
+	T0 int
 }
 
 // attentionValuesParams are attention_values.wgsl's words: the output,
@@ -932,6 +966,7 @@ type attentionValuesParams struct {
 	Chunks int
 	Round  int
 	RoundK int
+	T0     int // as attentionScoresParams.T0
 }
 
 // attentionWords are the attention words of a checked op.

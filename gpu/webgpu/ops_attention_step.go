@@ -96,6 +96,11 @@ func (c *compiler) matchStepAttention(op gpu.Op) *stepAttention {
 			return nil
 		}
 	}
+	// A batch too large for one scores scratch takes the separate ops,
+	// whose attention goes a group of tokens at a time.
+	if T > 1 && !c.scoresFit(c.scoreChunks(at), H, T) {
+		return nil
+	}
 	return &s
 }
 
