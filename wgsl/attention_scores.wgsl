@@ -29,8 +29,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let ht = g / spread;
     let h = ht % H;
     // The dispatch's tokens are T0 .. T0+T-1; its score rows start at 0.
-    let t = ht / H + pu(P_T0);
-    if (ht / H >= pu(P_T)) { return; }
+    let tl = ht / H;
+    if (tl >= pu(P_T)) { return; }
+    let t = tl + pu(P_T0);
     let n = tok_pos(t) + 1u;
     if (c0 * SCH >= n) { return; }
     let kvh = h / (H / pu(P_HKV));

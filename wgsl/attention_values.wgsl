@@ -42,8 +42,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     // score rows start at 0.
     let ht = g / slices;
     let h = ht % H;
-    if (ht / H >= pu(P_T)) { return; }
-    let t = ht / H + pu(P_T0);
+    let tl = ht / H;
+    if (tl >= pu(P_T)) { return; }
+    let t = tl + pu(P_T0);
     let n = tok_pos(t) + 1u;
     let row = ht * pu(P_CHUNKS) * SCH;
     var m = -3.4e38;

@@ -725,12 +725,15 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	chunks := c.scoreChunks(o)
 	var sc *gpu.Tensor
 	group := T
+	if c.g.Independent {
+		// A batch whose scores do not fit one binding takes its tokens in
+		// even groups that do, each through the lone step's two passes.
+		fit := max(1, int(c.be.bindingLimit()/uint64(4*chunks*scoreRows*H)))
+		groups := (T + fit - 1) / fit
+		group = (T + groups - 1) / groups
+	}
 	if T == 1 || c.g.Independent {
-		// A batch whose scores do not fit one binding takes its tokens a
-		// group at a time, each the lone step's two passes.
-		for sc = c.scores(chunks, H, group); sc == nil && c.g.Independent && group > 1; sc = c.scores(chunks, H, group) {
-			group = (group + 1) / 2
-		}
+		sc = c.scores(chunks, H, group)
 	}
 	if sc == nil {
 		p := attentionKernelParams{a, ls[0], ls[1]}
