@@ -60,6 +60,11 @@ type compiler struct {
 	// unrounded is what attention_values binds as its rounded copy where
 	// it writes none: a word of its own, since Out is of another type.
 	unrounded *gpu.Tensor
+	// listed holds the expert lists (expert_groups) a decode batch's
+	// products by expert id made of their ids, so the down product reads
+	// the list the gate and up products made; an op writing the ids'
+	// memory drops the entry.
+	listed map[*gpu.Tensor]*gpu.Tensor
 }
 
 // roundKey names a rounded copy by the memory it was made from: a packed
@@ -103,7 +108,7 @@ func (b *Backend) Compile(g *gpu.Graph) (gpu.Program, error) {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
 	}
 	p := &program{be: b, name: g.Name, tokens: g.Tokens, nops: len(g.Ops), maxPos: math.MaxInt32, span: g.Span}
-	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}}
+	c := &compiler{be: b, g: g, p: p, buffers: map[*gpu.Tensor]*wgpu.Buffer{}, rounded: map[roundKey]roundedAct{}, fresh: map[roundKey]roundedAct{}, listed: map[*gpu.Tensor]*gpu.Tensor{}}
 	step, err := b.dev.TryCreateBuffer(&wgpu.BufferDescriptor{Label: g.Name + ".step", Size: stepBytes, Usage: wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst})
 	if err != nil {
 		return nil, fmt.Errorf("webgpu: compile %s: %w", g.Name, err)
@@ -166,11 +171,18 @@ func (c *compiler) planResults() error {
 	return nil
 }
 
+// dropRounded drops the rounded copies, and the expert lists, made of
+// memory that op writes.
 func (c *compiler) dropRounded(op gpu.Op) {
 	for _, o := range op.Outputs() {
 		for k := range c.rounded {
 			if k.root == o.Root() {
 				delete(c.rounded, k)
+			}
+		}
+		for ids := range c.listed {
+			if ids.Root() == o.Root() {
+				delete(c.listed, ids)
 			}
 		}
 	}

@@ -45,6 +45,15 @@
 // (moe_down_rounded). Every fused kernel gives the results of the
 // dispatches it replaces bit for bit, which the fusion tests check.
 //
+// A decode batch of several sequences reads each weight once for several
+// of its tokens, each token's sums still those of its step alone (the
+// lone matvec's lane partials and reduction), so that a sequence's text
+// does not depend on its company: matmul_tokens for the dense products,
+// and for the products by expert id, after expert_groups lists the batch's
+// (slot, token) pairs by chosen expert, matmul_id_tokens (and its
+// gate-and-up form) over runs of one expert's pairs; their weighted sum
+// is weighted_sum's, which the lone step's fused down product keeps.
+//
 // The host side of a step (encoding a few hundred dispatches) overlaps the
 // device's work when the engine chains greedy steps: CopyBuffer feeds one
 // step's chosen token to the next on the device (copy.go), and its copies

@@ -102,6 +102,7 @@ func (c *compiler) lowerMoEDownRounded(o *gpu.MatMulID, m *moeDown, in *gpu.Tens
 type moeDownParams struct {
 	expertParams
 	Weights, Res, Out, Shared loc
+	Zero                      int
 }
 
 // words are moe_down_rounded's words for the down product o (input at li,
@@ -113,5 +114,5 @@ func (m *moeDown) words(o *gpu.MatMulID, li, lid, ls loc) (moeDownParams, error)
 	if err != nil {
 		return moeDownParams{}, err
 	}
-	return moeDownParams{expertParams{K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1], li, lid}, lx[0], lx[1], lx[2], ls}, nil
+	return moeDownParams{expertParams: expertParams{K, N, S, T, o.W.Type.RowBytes(K), E, o.In.Shape[1], li, lid}, Weights: lx[0], Res: lx[1], Out: lx[2], Shared: ls}, nil
 }

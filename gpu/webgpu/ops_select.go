@@ -170,6 +170,7 @@ type expertSumParams struct {
 	expertParams
 	Out, Weights, Sum loc
 	residualParams
+	Zero int
 }
 
 func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
@@ -205,6 +206,9 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 	}
 	if m := c.matchMoEGateUp(o, in, len(parts)); m != nil {
 		return c.lowerMoEGateUp(o, m, in, li, lid, dec)
+	}
+	if done, err := c.lowerMatMulIDTokens(o, in, dec, li, lid, lo, len(parts)); done || err != nil {
+		return err
 	}
 	if pr := c.expertGateUp(o, in, len(parts)); pr != nil {
 		ls, err := locsOf(pr.gate, pr.up, pr.sw.Out)

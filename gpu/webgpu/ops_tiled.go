@@ -52,6 +52,23 @@ type matmulIDTiledParams struct {
 // MAX_GROUPS): the experts and the group of ids out of range.
 const maxExpertGroups = 257
 
+// expertGroups returns the list of the (slot, token) pairs of o's ids by
+// expert (wgsl/expert_groups.wgsl: the groups' starts, the pairs, and each
+// listed place's group): the one an earlier product made of the same ids,
+// or a new one, after an expert_groups dispatch.
+func (c *compiler) expertGroups(o *gpu.MatMulID, E, S, T int, lid loc) (*gpu.Tensor, error) {
+	shape := gpu.Shape4(E + 2 + 2*S*T)
+	if g := c.listed[o.IDs]; g != nil && g.Shape == shape {
+		return g, nil
+	}
+	groups := &gpu.Tensor{Name: o.Out.Name + ".groups", Type: tI32, Shape: shape, Kind: gpu.Activation}
+	if err := c.dispatch("expert_groups", "", expertGroupsParams{S, T, E, lid}, false, []*gpu.Tensor{o.IDs, groups}, 1); err != nil {
+		return nil, err
+	}
+	c.listed[o.IDs] = groups
+	return groups, nil
+}
+
 // groupsExperts reports whether a product by expert id over weights w and
 // T tokens takes the grouped tiles (lowerMatMulIDTiled) rather than the
 // matvecs: a prefill's many tokens (a decode or a batch of sequences has
@@ -80,8 +97,8 @@ func (c *compiler) lowerMatMulIDTiled(o *gpu.MatMulID, dec string, K, N, E, S, T
 	if err != nil {
 		return false, err
 	}
-	groups := &gpu.Tensor{Name: o.Out.Name + ".groups", Type: tI32, Shape: gpu.Shape4(E + 2 + S*T), Kind: gpu.Activation}
-	if err := c.dispatch("expert_groups", "", expertGroupsParams{S, T, E, lid}, false, []*gpu.Tensor{o.IDs, groups}, 1); err != nil {
+	groups, err := c.expertGroups(o, E, S, T, lid)
+	if err != nil {
 		return false, err
 	}
 	rb := o.W.Type.RowBytes(K)

@@ -30,21 +30,39 @@ fn token_terms(w0: WPart, w1: WPart, x: u32, blk: u32, part: u32) -> vec2<f32> {
     return vec2<f32>(wdot(w0, p), wdot(w1, p));
 }
 
+// TokenRows is where each of a workgroup's TOKENS activation rows starts
+// (element offsets of the packed rows; x4 .. x7 unused at four tokens).
+struct TokenRows { x0: u32, x1: u32, x2: u32, x3: u32, x4: u32, x5: u32, x6: u32, x7: u32 }
+
 // accumulate_tokens sets acc to thread li's share of rows row0, row0+1
 // (only `rows` of them exist; the second repeats the first past it) times
 // tokens t0 .. t0+TOKENS-1 of batch b, pair (r, j) at j·WROWS + r. Row 0
 // starts at byte base of the binding.
 fn accumulate_tokens(b: u32, t0: u32, T: u32, row0: u32, rows: u32, li: u32, base: u32) {
+    let x = TokenRows(at(P_IN, 0u, b, t0, 0u), at(P_IN, 0u, b, min(t0 + 1u, T - 1u), 0u),
+        at(P_IN, 0u, b, min(t0 + 2u, T - 1u), 0u), at(P_IN, 0u, b, min(t0 + 3u, T - 1u), 0u),
+        at(P_IN, 0u, b, min(t0 + 4u, T - 1u), 0u), at(P_IN, 0u, b, min(t0 + 5u, T - 1u), 0u),
+        at(P_IN, 0u, b, min(t0 + 6u, T - 1u), 0u), at(P_IN, 0u, b, min(t0 + 7u, T - 1u), 0u));
+    accumulate_rows(x, TOKENS, row0, rows, li, base);
+}
+
+// accumulate_rows is accumulate_tokens for the activation rows at x (the
+// pairs of an expert's group, matmul_id_tokens: any rows), of which the
+// first `live` are computed (the rest are dropped). live is the
+// workgroup's alike, and TOKENS in matmul_tokens: a batch's tokens are
+// computed whole (behind a branch each, a token's loads waited for the
+// terms before them), while an expert's run of pairs is often one or two.
+fn accumulate_rows(x: TokenRows, live: u32, row0: u32, rows: u32, li: u32, base: u32) {
     let rbytes = pu(ROW_BYTES_WORD);
     let units = pu(P_K) / BLOCK * PARTS;
-    let x0 = at(P_IN, 0u, b, t0, 0u);
-    let x1 = at(P_IN, 0u, b, min(t0 + 1u, T - 1u), 0u);
-    let x2 = at(P_IN, 0u, b, min(t0 + 2u, T - 1u), 0u);
-    let x3 = at(P_IN, 0u, b, min(t0 + 3u, T - 1u), 0u);
-    let x4 = at(P_IN, 0u, b, min(t0 + 4u, T - 1u), 0u);
-    let x5 = at(P_IN, 0u, b, min(t0 + 5u, T - 1u), 0u);
-    let x6 = at(P_IN, 0u, b, min(t0 + 6u, T - 1u), 0u);
-    let x7 = at(P_IN, 0u, b, min(t0 + 7u, T - 1u), 0u);
+    let x0 = x.x0;
+    let x1 = x.x1;
+    let x2 = x.x2;
+    let x3 = x.x3;
+    let x4 = x.x4;
+    let x5 = x.x5;
+    let x6 = x.x6;
+    let x7 = x.x7;
     let r0 = base + row0 * rbytes;
     let r1 = base + (row0 + min(1u, rows - 1u)) * rbytes;
     var a0 = vec2<f32>(0.0);
@@ -61,14 +79,14 @@ fn accumulate_tokens(b: u32, t0: u32, T: u32, row0: u32, rows: u32, li: u32, bas
         let w0 = wload(r0, blk, part);
         let w1 = wload(r1, blk, part);
         a0 += token_terms(w0, w1, x0, blk, part);
-        a1 += token_terms(w0, w1, x1, blk, part);
-        a2 += token_terms(w0, w1, x2, blk, part);
-        a3 += token_terms(w0, w1, x3, blk, part);
-        if (TOKENS > 4u) {
+        if (live > 1u) { a1 += token_terms(w0, w1, x1, blk, part); }
+        if (live > 2u) { a2 += token_terms(w0, w1, x2, blk, part); }
+        if (live > 3u) { a3 += token_terms(w0, w1, x3, blk, part); }
+        if (TOKENS > 4u && live > 4u) {
             a4 += token_terms(w0, w1, x4, blk, part);
-            a5 += token_terms(w0, w1, x5, blk, part);
-            a6 += token_terms(w0, w1, x6, blk, part);
-            a7 += token_terms(w0, w1, x7, blk, part);
+            if (live > 5u) { a5 += token_terms(w0, w1, x5, blk, part); }
+            if (live > 6u) { a6 += token_terms(w0, w1, x6, blk, part); }
+            if (live > 7u) { a7 += token_terms(w0, w1, x7, blk, part); }
         }
     }
     acc[0] = a0.x;

@@ -3,8 +3,11 @@
 // their sum weighted by Weights[s, t] in weighted_sum's order. The kernel
 // defines slot_input, which returns where slot x's input row starts (a
 // kernel may prepare it first), and slot_product, which gets each slot's
-// product of row n. Words: expertParams and Weights; the weights are
+// product of row n. Each weighted product is rounded before its add, as
+// weighted_sum.wgsl's and the CPU's (nofuse): a decode batch sums its
+// slots there. Words: expertParams, Weights and Zero; the weights are
 // bound whole.
+//!use nofuse
 struct SlotSum { x: ExpertRows, y: f32 }
 
 // weighted_slots returns workgroup g's rows (of its last slot: the same
@@ -33,7 +36,7 @@ fn weighted_slots(g: u32, l: Lane) -> SlotSum {
         let sum = reduce_rows(l);
         if (x.live && li < ROWS && x.n0 + li < N) {
             slot_product(x, s, x.n0 + li, sum);
-            y += Wt[at(P_WEIGHTS, s, x.t, 0u, 0u)] * sum;
+            y += nofuse(Wt[at(P_WEIGHTS, s, x.t, 0u, 0u)] * sum);
         }
     }
     return SlotSum(x, y);
