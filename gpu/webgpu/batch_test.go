@@ -224,39 +224,51 @@ func TestBatchScoresInGroups(t *testing.T) {
 // dispatch a layer that both read), where they had taken a matvec a pair,
 // and every sequence still gets its logits alone bit for bit: 11
 // sequences over the tiny DeepSeek's 8 experts (2 a token) make runs of
-// one to four pairs, and 3 sequences runs of one or two (the per-pair
-// test above). Computing a run's second pair from its first pair's
-// activations, or only its first pair, fails both (checked).
+// one to four pairs. Computing a run's second or fourth pair from another
+// pair's activations, or only its first pair, fails it (checked). A batch
+// of fewer pairs than experts (2 sequences, 4 pairs) keeps a matvec a
+// pair, and its texts too are those alone.
 func TestBatchExpertsByExpert(t *testing.T) {
 	be := open(t)
 	defer be.Close()
 	m := loadModel(t, be, writeTiny(t, t.TempDir(), "tiny", synth.DeepSeek2, "Q4_0", 5))
-	cache, err := m.NewCacheRows(32, 32*11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := m.NewBatchStep(cache, 11, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := map[string]int{}
-	webgpu.KeepKernels(st.Program, func(name string, _ int) bool { count[name]++; return true })
 	moe := m.Config.Layers - m.Config.LeadingDense
-	for name, want := range map[string]int{"expert_groups": moe, "matmul_id_tokens_gate_up": moe, "matmul_id_tokens": moe,
-		"matmul_id_gate_up": 0, "matmul_id_weighted": 0, "matmul_id": 0} {
-		if count[name] != want {
-			t.Errorf("a batch step has %d %s dispatches, want %d (%d expert layers)", count[name], name, want, moe)
-		}
-	}
-	var many [][]int32
-	for i := range 11 {
-		many = append(many, []int32{1, int32(30 + 11*i), int32(200 - 3*i)})
-	}
-	d, err := gputest.BatchMatchesSolo(m, many, 3, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d != "" {
-		t.Fatal(d)
+	for _, c := range []struct {
+		seqs    int
+		kernels map[string]int
+	}{
+		{11, map[string]int{"expert_groups": moe, "matmul_id_tokens_gate_up": moe, "matmul_id_tokens": moe,
+			"matmul_id_gate_up": 0, "matmul_id_weighted": 0, "matmul_id": 0}},
+		{2, map[string]int{"expert_groups": 0, "matmul_id_tokens_gate_up": 0, "matmul_id_tokens": 0,
+			"matmul_id_gate_up": moe, "matmul_id_weighted": moe}},
+	} {
+		t.Run(fmt.Sprint(c.seqs), func(t *testing.T) {
+			cache, err := m.NewCacheRows(32, 32*c.seqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := m.NewBatchStep(cache, c.seqs, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := map[string]int{}
+			webgpu.KeepKernels(st.Program, func(name string, _ int) bool { count[name]++; return true })
+			for name, want := range c.kernels {
+				if count[name] != want {
+					t.Errorf("a batch step of %d sequences has %d %s dispatches, want %d (%d expert layers)", c.seqs, count[name], name, want, moe)
+				}
+			}
+			var many [][]int32
+			for i := range c.seqs {
+				many = append(many, []int32{1, int32(30 + 11*i), int32(200 - 3*i)})
+			}
+			d, err := gputest.BatchMatchesSolo(m, many, 3, c.seqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != "" {
+				t.Fatal(d)
+			}
+		})
 	}
 }

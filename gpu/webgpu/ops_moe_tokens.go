@@ -12,14 +12,18 @@ type expertTokensParams struct {
 }
 
 // groupsBatchExperts reports whether a decode batch's product by expert id
-// over weights w (bound in parts bindings) and T tokens takes
+// over weights w (bound in parts bindings), S slots of T tokens, takes
 // matmul_id_tokens: the tokens of independent sequences (a prefill takes
-// the tiles), weights whose parts the batch products decode once for
-// several tokens (splitsDecode), all experts in one binding, and no more
-// experts than expert_groups counts.
-func (c *compiler) groupsBatchExperts(w *gpu.Tensor, T, parts int) bool {
-	return c.g.Independent && T > 1 && splitsDecode(w.Type) && parts == 1 && w.Contiguous() &&
-		w.Shape[2]+1 <= maxExpertGroups
+// the tiles), at least as many pairs as experts, weights whose parts the
+// batch products decode once for several tokens (splitsDecode), all
+// experts in one binding, and no more experts than expert_groups counts.
+// With fewer pairs than experts a run is mostly one pair, and the list
+// costs a dispatch for nothing: GLM's serving at 4 streams (16 pairs, 64
+// experts) lost 2% to it, gained 2% at 16 and 28% at 64 (bench/JOURNAL.md).
+func (c *compiler) groupsBatchExperts(w *gpu.Tensor, S, T, parts int) bool {
+	E := w.Shape[2]
+	return c.g.Independent && T > 1 && S*T >= E && splitsDecode(w.Type) && parts == 1 && w.Contiguous() &&
+		E+1 <= maxExpertGroups
 }
 
 // lowerMatMulIDTokens lowers a decode batch's product by expert id o as
@@ -35,7 +39,7 @@ func (c *compiler) groupsBatchExperts(w *gpu.Tensor, T, parts int) bool {
 func (c *compiler) lowerMatMulIDTokens(o *gpu.MatMulID, in *gpu.Tensor, dec string, li, lid, lo loc, parts int) (bool, error) {
 	K, N, E := o.W.Shape[0], o.W.Shape[1], o.W.Shape[2]
 	S, T, Sin := o.IDs.Shape[0], o.IDs.Shape[1], o.In.Shape[1]
-	if !c.groupsBatchExperts(o.W, T, parts) {
+	if !c.groupsBatchExperts(o.W, S, T, parts) {
 		return false, nil
 	}
 	pr := c.expertGateUp(o, in, parts)
