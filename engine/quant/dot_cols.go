@@ -12,7 +12,8 @@ import (
 // weight row by many tokens; a kernel that takes four columns per row
 // unpacks each weight block once for all four instead of once per column,
 // and on CPUs with AVX-512 VNNI takes each block's integer dot in one
-// instruction. Its results are bit for bit those of the one-column
+// instruction (F32 and F16 weights: AVX2, each weight load serving four
+// columns' multiply-adds). Its results are bit for bit those of the one-column
 // product llama.cpp runs for those tokens (colsRows), column by column:
 // the integer part of a block is exact, and the float part keeps that
 // product's order.
@@ -62,10 +63,14 @@ var colsOldOrder = [maxType]bool{} // none since Q8_0, Q4_K and Q6_K were redone
 // colsRows is the one-column product each column of a type's four-column
 // kernel equals. Q4_K's kernel sums in the order of llama.cpp's repacked
 // gemm, since prefill takes tokens by fours only where llama.cpp runs
-// that gemm (see ColsFor); other types sum as VecDotRows.
+// that gemm (see ColsFor); F32's and F16's in llamafile's (a batch's
+// order, VecDotRowsBatch); other types sum as VecDotRows.
 func colsRows(w gguf.TensorType) func(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, out []float32) {
 	if w == gguf.Q4_K {
 		return VecDotRowsRepackedGemm
+	}
+	if int(w) < maxType && goGemm[w] != nil {
+		return VecDotRowsBatch
 	}
 	return VecDotRows
 }
@@ -82,7 +87,10 @@ func ColsFor(w gguf.TensorType, repackable bool, rows, tokens int) bool {
 	if w == gguf.Q4_K {
 		return repackable && rows%8 == 0 && tokens >= Cols
 	}
-	return goUnrepacked[w] == nil && goRepackedGemm[w] == nil && goGemm[w] == nil
+	if goGemm[w] != nil {
+		return tokens > 1 && rows%4 == 0
+	}
+	return goUnrepacked[w] == nil && goRepackedGemm[w] == nil
 }
 
 // ColAuxBytes is the size of the side data ColAux makes for n values of an
@@ -145,10 +153,19 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 
 // VecDotCols computes outs[c][i] = VecDot(w, rows[i*rowBytes:], acts[c], n)
 // for nrows consecutive rows and four columns (for Q4_K in the order of
-// VecDotRowsRepackedGemm instead); auxs are the columns' side data from
-// ColAux (unused without a four-column kernel).
+// VecDotRowsRepackedGemm instead, for F32 and F16 in VecDotRowsBatch's);
+// auxs are the columns' side data from ColAux (unused without a
+// four-column kernel, and by the float kernels).
 func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
 	if !ColsSupported(w) || nrows == 0 || n == 0 {
+		for c := range acts {
+			colsRows(w)(w, rows, nrows, acts[c], n, outs[c])
+		}
+		return
+	}
+	if goGemm[w] != nil && n%16 != 0 {
+		// tinyBLAS declines rows of partial 16-value steps: VecDotRowsBatch
+		// then sums as one token alone.
 		for c := range acts {
 			colsRows(w)(w, rows, nrows, acts[c], n, outs[c])
 		}

@@ -37,7 +37,19 @@ func hasVNNI() bool {
 	return dotXGETBV()&0xe6 == 0xe6
 }
 
+// Four-column F32 and F16 kernels (dot_cols_float_amd64.s) need AVX2,
+// FMA and F16C: llamafile's 16-lane order on two 8-lane registers.
+
+//go:noescape
+func dotColsF32AVX2(w *byte, steps, nrows int, c *cols4)
+
+//go:noescape
+func dotColsF16AVX2(w *byte, steps, nrows int, c *cols4)
+
 func init() {
+	if hasAVX2() {
+		asmCols[gguf.F32], asmCols[gguf.F16] = true, true
+	}
 	if !hasVNNI() {
 		return
 	}
@@ -58,6 +70,10 @@ func colsKernel(w gguf.TensorType, rows *byte, nb, nrows int, c *cols4) {
 		dotColsQ4_KVNNI(rows, nb, nrows, c)
 	case gguf.Q6_K:
 		dotColsQ6_KVNNI(rows, nb, nrows, c)
+	case gguf.F32:
+		dotColsF32AVX2(rows, nb/16, nrows, c)
+	case gguf.F16:
+		dotColsF16AVX2(rows, nb/16, nrows, c)
 	default:
 		panic("quant: no four-column kernel for " + w.String())
 	}

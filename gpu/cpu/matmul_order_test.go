@@ -16,11 +16,12 @@ import (
 // RowsKernel picks for each token, bit for bit: tokens taken four at a
 // time by a multi-column kernel must sum exactly as the one-token product
 // llama.cpp would run for them, for row counts in and out of eights and
-// token counts leaving every tail. (Q4_0 weights are interleaved at
+// token counts leaving every tail; float weights with it, in llamafile's
+// order where rows come in fours. (Q4_0 weights are interleaved at
 // load and summed in that layout's own order, not RowsKernel's.)
 func TestMatMulSumsAsRowsKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 3))
-	for _, wt := range []gguf.TensorType{gguf.Q4_K, gguf.Q6_K} {
+	for _, wt := range []gguf.TensorType{gguf.Q4_K, gguf.Q6_K, gguf.F32, gguf.F16} {
 		for _, N := range []int{64, 72, 67, 40} {
 			for _, T := range []int{4, 9, 10, 11} {
 				K := 3 * 256
@@ -83,7 +84,7 @@ func TestMatMulSumsAsRowsKernel(t *testing.T) {
 // may serve them only where it sums as that one-token product.
 func TestMatMulIDSumsAsRowsKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 4))
-	for _, wt := range []gguf.TensorType{gguf.Q4_K, gguf.Q6_K} {
+	for _, wt := range []gguf.TensorType{gguf.Q4_K, gguf.Q6_K, gguf.F32, gguf.F16} {
 		for _, N := range []int{64, 67} {
 			const K, E, S, T = 512, 3, 2, 9
 			be := cpu.New(2)

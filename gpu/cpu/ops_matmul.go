@@ -185,8 +185,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if (wt == tF32 && !o.In.Contiguous()) || c.g.Independent {
 		batch = 1
 	}
-	// Four columns at once only where that sums as RowsKernel would.
-	cols := B == 1 && auxFn != nil && quant.ColsFor(wt, true, N, batch)
+	// Four columns at once only where that sums as RowsKernel would, with
+	// the side data its kernel reads (F32 activations need none).
+	cols := B == 1 && (auxFn != nil || quant.ColAuxBytes(wt, K) == 0) && quant.ColsFor(wt, true, N, batch)
 	if x4 {
 		cols = quant.ColsQ8_0x4() // same sums as its rows kernel, side data or not
 	}

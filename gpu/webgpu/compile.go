@@ -60,10 +60,10 @@ type compiler struct {
 	// unrounded is what attention_values binds as its rounded copy where
 	// it writes none: a word of its own, since Out is of another type.
 	unrounded *gpu.Tensor
-	// listed holds the expert lists (expert_groups) a decode batch's
-	// products by expert id made of their ids, so the down product reads
-	// the list the gate and up products made; an op writing the ids'
-	// memory drops the entry.
+	// listed holds the expert lists (expert_groups) that products by
+	// expert id (a prefill's tiles, a decode batch's runs) made of their
+	// ids, so a layer's later products read the list its first made; an
+	// op writing the ids' memory drops the entry.
 	listed map[*gpu.Tensor]*gpu.Tensor
 }
 
