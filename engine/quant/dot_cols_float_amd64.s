@@ -19,12 +19,23 @@
 	VXORPS Y10, Y10, Y10; \
 	VXORPS Y11, Y11, Y11
 
-// ACTS loads the four columns' activation pointers (cols4.act) into R8-R11.
-#define ACTS \
+// ARGS loads the arguments: the weights (DI), the 16-value steps a row
+// (R13), the rows (AX) and the columns (R12).
+#define ARGS \
+	MOVQ w+0(FP), DI; \
+	MOVQ steps+8(FP), R13; \
+	MOVQ nrows+16(FP), AX; \
+	MOVQ c+24(FP), R12
+
+// ROW starts a row: the four columns' activation pointers (cols4.act)
+// into R8-R11, their accumulators cleared, the steps counted in CX.
+#define ROW \
 	MOVQ 0(R12), R8; \
 	MOVQ 8(R12), R9; \
 	MOVQ 16(R12), R10; \
-	MOVQ 24(R12), R11
+	MOVQ 24(R12), R11; \
+	ZEROCOLS; \
+	MOVQ R13, CX
 
 // FMACOLS adds the 16 weights in Y12 (0-7) and Y13 (8-15) times each
 // column's next 16 activations to its accumulators, and moves the
@@ -61,14 +72,9 @@
 
 // func dotColsF32AVX2(w *byte, steps, nrows int, c *cols4)
 TEXT ·dotColsF32AVX2(SB), NOSPLIT, $0-32
-	MOVQ w+0(FP), DI
-	MOVQ steps+8(FP), R13
-	MOVQ nrows+16(FP), AX
-	MOVQ c+24(FP), R12
+	ARGS
 rowf32:
-	ACTS
-	ZEROCOLS
-	MOVQ R13, CX
+	ROW
 stepf32:
 	VMOVUPS 0(DI), Y12
 	VMOVUPS 32(DI), Y13
@@ -84,14 +90,9 @@ stepf32:
 
 // func dotColsF16AVX2(w *byte, steps, nrows int, c *cols4)
 TEXT ·dotColsF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ w+0(FP), DI
-	MOVQ steps+8(FP), R13
-	MOVQ nrows+16(FP), AX
-	MOVQ c+24(FP), R12
+	ARGS
 rowf16:
-	ACTS
-	ZEROCOLS
-	MOVQ R13, CX
+	ROW
 stepf16:
 	VCVTPH2PS 0(DI), Y12
 	VCVTPH2PS 16(DI), Y13

@@ -9,10 +9,12 @@ import (
 )
 
 // TestVecDotColsMatchesRows requires the four-column kernels to return
-// exactly what their one-column product (colsRows: VecDotRows, or Q4_K's
-// repacked gemm) returns column by column, with the assembly and with the
-// pure-Go reference, for block counts that leave every tail length and
-// row counts in and out of eights, on random weights and activations.
+// exactly what their one-column product (colsRows: VecDotRows, Q4_K's
+// repacked gemm, or for F32 and F16 llamafile's order) returns column by
+// column, with the assembly and with the pure-Go reference, for block
+// counts that leave every tail length (for the float types, rows of
+// whole and partial 16-value steps) and row counts in and out of eights,
+// on random weights and activations.
 func TestVecDotColsMatchesRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 11))
 	tested := 0
@@ -22,8 +24,16 @@ func TestVecDotColsMatchesRows(t *testing.T) {
 		}
 		tested++
 		bs := ty.BlockSize()
-		for _, nb := range []int{1, 2, 3, 4, 5, 7, 8, 13, 64, 67} {
+		if bs == 1 {
+			// F32 and F16 take steps of 16 values, the rest one column at
+			// a time; 2048 is a model's row.
+			bs = 16
+		}
+		for _, nb := range []int{1, 2, 3, 4, 5, 7, 8, 13, 64, 67, 128} {
 			n, nrows := nb*bs, 1+r.IntN(19)
+			if ty.BlockSize() == 1 && nb%2 == 1 {
+				n += 8 // a partial step
+			}
 			w := quantizedWeights(r, ty, nrows, n)
 			var acts, auxs [Cols][]byte
 			var got, want, ref [Cols][]float32
@@ -154,49 +164,3 @@ func TestVecDotColsQ8_0(t *testing.T) {
 	}
 }
 
-// TestVecDotColsFloat: the four-column F32 and F16 kernels give, column
-// by column, what llama.cpp's batched float product gives each token
-// (VecDotRowsBatch: llamafile's 16-lane order, or the single-token order
-// for rows of partial 16-value steps), bit for bit, with the assembly
-// and with the pure-Go reference, for row lengths of one to many steps
-// and row counts in and out of fours, on random weights and activations
-// of different magnitudes a column. F16 activations are rounded to F16
-// as QuantizeAct rounds them.
-func TestVecDotColsFloat(t *testing.T) {
-	r := rand.New(rand.NewPCG(12, 3))
-	for _, ty := range []gguf.TensorType{gguf.F32, gguf.F16} {
-		if !ColsSupported(ty) {
-			t.Logf("%s: no four-column kernel on this CPU (it needs AVX2, FMA and F16C): the column-by-column fallback", ty)
-		}
-		for _, n := range []int{16, 48, 64, 72, 144, 2048} {
-			nrows := 1 + r.IntN(13)
-			w := quantizedWeights(r, ty, nrows, n)
-			var acts, auxs [Cols][]byte
-			var got, want, ref [Cols][]float32
-			for c := range acts {
-				x := make([]float32, n)
-				for i := range x {
-					x[i] = float32(r.NormFloat64()) * float32(1+3*c)
-				}
-				acts[c] = make([]byte, ActBytes(ty, n))
-				QuantizeAct(ty, x, acts[c])
-				got[c] = make([]float32, nrows)
-				want[c] = make([]float32, nrows)
-				ref[c] = make([]float32, nrows)
-				VecDotRowsBatch(ty, w, nrows, acts[c], n, want[c])
-				withAsm(false, func() { VecDotRowsBatch(ty, w, nrows, acts[c], n, ref[c]) })
-			}
-			VecDotCols(ty, w, nrows, acts, auxs, n, got)
-			for c := range got {
-				for i := range got[c] {
-					if math.Float32bits(got[c][i]) != math.Float32bits(want[c][i]) {
-						t.Errorf("%s n=%d column %d row %d: %g, one column at a time %g", ty, n, c, i, got[c][i], want[c][i])
-					}
-					if math.Float32bits(got[c][i]) != math.Float32bits(ref[c][i]) {
-						t.Errorf("%s n=%d column %d row %d: %g, pure Go %g", ty, n, c, i, got[c][i], ref[c][i])
-					}
-				}
-			}
-		}
-	}
-}
