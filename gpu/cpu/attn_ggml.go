@@ -109,21 +109,23 @@ func (w *attnScratch) softmax(n int, f16 bool) {
 }
 
 // weighted writes y[d] = Σ_j weight_j·value_j[d] over the first n
-// positions, position j going to summation lane j % lanes as in ggml's
-// product over the transposed value cache. Each lane is a row of acc, so
-// a position is one fused multiply-add of a value row into a lane row.
-func (w *attnScratch) weighted(y []float32, n int, row func(j int) []byte, t gguf.TensorType) {
+// positions, position j's value row at byte j·stride of v, going to
+// summation lane j % lanes as in ggml's product over the transposed value
+// cache. Each lane is a row of acc, so a position is one fused
+// multiply-add of a value row into a lane row (an F16 cache's rows in one
+// call: FMAScaledF16Rows).
+func (w *attnScratch) weighted(y []float32, n int, v []byte, stride int, t gguf.TensorType) {
 	L, D := w.order.lanes(), len(y)
 	acc := w.acc[:L*D]
 	clear(acc)
-	for j := 0; j < n; j++ {
-		lane := acc[j%L*D : (j%L+1)*D]
-		if t == tF16 {
-			quant.FMAScaledF16(lane, w.sc[j], row(j)[:2*D])
-			continue
-		}
-		for d, x := range f32s(row(j), D) {
-			lane[d] = quant.FMA32(w.sc[j], x, lane[d])
+	if t == tF16 {
+		quant.FMAScaledF16Rows(acc, L, D, w.sc, v, stride, n)
+	} else {
+		for j := 0; j < n; j++ {
+			lane := acc[j%L*D : (j%L+1)*D]
+			for d, x := range f32s(v[j*stride:], D) {
+				lane[d] = quant.FMA32(w.sc[j], x, lane[d])
+			}
 		}
 	}
 	if L == 16 {

@@ -98,7 +98,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 					w.scores(n, km[koff:], kst, kt, scale)
 					w.softmax(n, vt == tF16)
 					voff := b*vst + kvh*vw*ve
-					w.weighted(out.out(u), n, func(j int) []byte { return vm[j*vst+voff:] }, vt)
+					w.weighted(out.out(u), n, vm[voff:], vst, vt)
 				}
 			})
 		}
