@@ -728,7 +728,7 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 	if c.g.Independent {
 		// A batch whose scores do not fit one binding takes its tokens in
 		// even groups that do, each through the lone step's two passes.
-		fit := max(1, int(c.be.bindingLimit()/uint64(4*chunks*scoreRows*H)))
+		fit := max(1, c.scoreTokens(chunks, H))
 		groups := (T + fit - 1) / fit
 		group = (T + groups - 1) / groups
 	}
@@ -806,8 +806,12 @@ func (c *compiler) scores(chunks, H, T int) *gpu.Tensor {
 
 // scoresFit reports whether the scores of H heads of T tokens, chunks
 // chunks a row, fit one storage binding.
-func (c *compiler) scoresFit(chunks, H, T int) bool {
-	return uint64(4*chunks*scoreRows*H*T) <= c.be.bindingLimit()
+func (c *compiler) scoresFit(chunks, H, T int) bool { return T <= c.scoreTokens(chunks, H) }
+
+// scoreTokens is how many tokens' scores of H heads, chunks chunks a row,
+// one storage binding holds.
+func (c *compiler) scoreTokens(chunks, H int) int {
+	return int(c.be.bindingLimit() / uint64(4*chunks*scoreRows*H))
 }
 
 // attentionValues dispatches the softmax and the value sums of an
