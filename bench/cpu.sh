@@ -11,7 +11,8 @@
 #   RESULTS=/tmp/r.jsonl bench/cpu.sh; bench/cpu.sh --table /tmp/r.jsonl
 #   STAT=max bench/cpu.sh        # best repetition, not the mean (a machine others load)
 #   MODELS="deepseek-v2-lite/Q4_0 deepseek-v2-lite/Q4_K_M" bench/cpu.sh   # MoE (9-10 GB files)
-#   DEPTH=1 MODELS="../shared/models/stories260K.gguf qwen3:0.6b/Q8_0" bench/cpu.sh  # per-token overhead
+#   MODELS="../shared/models/stories260K.gguf qwen3:0.6b/Q8_0" bench/cpu.sh  # per-token overhead
+#   DEPTH=512 bench/cpu.sh       # both tests after 512 tokens of context (-d for both)
 #
 # llama-bench is built from node-llama-cpp's source against its prebuilt
 # libraries (go run ./bench/llamatool llama-bench; make deps installs the
@@ -22,11 +23,9 @@
 # binaries: EMBER=path/to/ember LLAMA_BENCH=path/to/llama-bench (a folder
 # holding it and its libraries, from llamatool).
 #
-# llama-bench's tg runs from an empty context, ember's decode follows its
-# P-token prefill; at these sizes the attention over P tokens is a small
-# part of a step. Not so for tiny models (stories260K: 84 kernels over a
-# few KB a layer): DEPTH=1 runs llama-bench's tg after P tokens of context
-# (-d P, a second llama-bench run; its tg cell says @P), as ember's.
+# Both tools run the same two tests: the prefill of P tokens and the decode
+# of N tokens, each from an empty context, or after DEPTH tokens of context
+# (-d for both; the table's cells say @DEPTH).
 # Extra ember flags go in EMBER_FLAGS, extra llama-bench flags in
 # LLAMA_FLAGS. Peak resident memory (GNU time's maximum RSS) is
 # shown when /usr/bin/time is installed (Debian package "time").
@@ -52,8 +51,8 @@ for x in rows:
     lp, lps = stat(l["pp"], l["pp_sd"], l.get("pp_samples", [l["pp"]]))
     et, ets = stat(e["decode_mean"], e["decode_sd"], e["decode"])
     lt, lts = stat(l["tg"], l["tg_sd"], l.get("tg_samples", [l["tg"]]))
-    if x.get("llama_tg_depth"):  # DEPTH=1: after that many tokens of context
-        lts += f" @{x['llama_tg_depth']}"
+    if x.get("depth"):  # DEPTH: both tests after that many tokens of context
+        eps, lps, ets, lts = (c + f" @{x['depth']}" for c in (eps, lps, ets, lts))
     print(f"| {x['shape']} | {x['type']} | {x['isa']} | {x['threads']} "
           f"| {eps} | {lps} | {ep/lp:.2f} | {ets} | {lts} | {et/lt:.2f} "
           f"| {e['kernels_per_token']} | {gb(x['ember_rss'])} | {gb(x['llama_rss'])} |")
@@ -107,16 +106,9 @@ for m in $MODELS; do
     [ -f "$file" ] || "$EMBER" synth --shape "$shape" --type "$type" --seed 1 -o "$file" >&2
   fi
   for t in $THREADS; do
-    ej=$(timed "$rss/ember" "$EMBER" bench --backend cpu --model "$file" -p "$P" -n "$N" -r "$R" --threads "$t" --json ${EMBER_FLAGS:-} 2>/dev/null)
-    if [ -n "${DEPTH:-}" ]; then # pp from empty, tg at depth P: two runs, one list
-      lj=$(timed "$rss/llama" "$LLAMA_BENCH" -m "$file" -p "$P" -n 0 -r "$R" -t "$t" -o json ${LLAMA_FLAGS:-} 2>/dev/null)
-      lj2=$(timed "$rss/llama2" "$LLAMA_BENCH" -m "$file" -p 0 -n "$N" -d "$P" -r "$R" -t "$t" -o json ${LLAMA_FLAGS:-} 2>/dev/null)
-      lj="${lj%]}, ${lj2#[}"
-      [ "$(cat "$rss/llama2")" -gt "$(cat "$rss/llama")" ] && cp "$rss/llama2" "$rss/llama"
-    else
-      lj=$(timed "$rss/llama" "$LLAMA_BENCH" -m "$file" -p "$P" -n "$N" -r "$R" -t "$t" -o json ${LLAMA_FLAGS:-} 2>/dev/null)
-    fi
-    python3 - "$shape" "$type" "$t" "${ISA:-best}" "$P" "$N" "$ej" "$lj" "$(cat "$rss/ember")" "$(cat "$rss/llama")" "${DEPTH:+$P}" >>"$RESULTS" <<'PY'
+    ej=$(timed "$rss/ember" "$EMBER" bench --backend cpu --model "$file" -p "$P" -n "$N" -d "${DEPTH:-0}" -r "$R" --threads "$t" --json ${EMBER_FLAGS:-} 2>/dev/null)
+    lj=$(timed "$rss/llama" "$LLAMA_BENCH" -m "$file" -p "$P" -n "$N" -d "${DEPTH:-0}" -r "$R" -t "$t" -o json ${LLAMA_FLAGS:-} 2>/dev/null)
+    python3 - "$shape" "$type" "$t" "${ISA:-best}" "$P" "$N" "$ej" "$lj" "$(cat "$rss/ember")" "$(cat "$rss/llama")" "${DEPTH:-0}" >>"$RESULTS" <<'PY'
 import json, sys
 shape, typ, threads, isa, p, n, ej, lj, erss, lrss, depth = sys.argv[1:]
 e = json.loads(ej)
@@ -126,7 +118,7 @@ for r in json.loads(lj):
     l[k], l[k + "_sd"], l[k + "_samples"] = r["avg_ts"], r["stddev_ts"], r["samples_ts"]
 print(json.dumps({"shape": shape, "type": typ, "threads": int(threads), "isa": isa, "p": int(p), "n": int(n),
                   "ember": e, "llama": l, "ember_rss": erss, "llama_rss": lrss,
-                  "llama_tg_depth": int(depth or 0)}))
+                  "depth": int(depth)}))
 PY
   done
 done

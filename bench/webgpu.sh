@@ -13,7 +13,8 @@
 #   bench/webgpu.sh --table /tmp/r.jsonl               # the table from saved results
 #
 # MODELS lists shape/type pairs; P, N, R are prompt tokens, generated tokens
-# and repetitions; WORK holds the synthetic files (DROP=1 deletes each after
+# and repetitions; DEPTH (0) the context both tools' tests follow (-d: at 0
+# both decode from an empty context, as llama-bench's tg does); WORK holds the synthetic files (DROP=1 deletes each after
 # its run). llama-bench runs twice a file, before and after ember, and the
 # faster run of each test is its figure (both are kept in RESULTS): on the
 # H100 its first run of a file has come out at a third of its second, the
@@ -66,7 +67,7 @@ mkdir -p "$WORK"
 
 # llama-bench's JSON: tok/s of its prompt test and of its generation test.
 llama() {
-  "$1" -m "$2" -p "$P" -n "$N" -r "$R" -ngl 99 -o json 2>/dev/null | python3 -c '
+  "$1" -m "$2" -p "$P" -n "$N" -d "${DEPTH:-0}" -r "$R" -ngl 99 -o json 2>/dev/null | python3 -c '
 import json, sys
 t = {"pp": 0, "tg": 0}
 for x in json.load(sys.stdin):
@@ -90,7 +91,7 @@ for m in $MODELS; do
   v1=$(llama "$LLAMA_VULKAN" "$file")
   c1='{}'
   [ -z "$LLAMA_CUDA" ] || c1=$(llama "$LLAMA_CUDA" "$file")
-  e=$("$EMBER" bench --backend webgpu --model "$file" -p "$P" -n "$N" -r "$R" --json)
+  e=$("$EMBER" bench --backend webgpu --model "$file" -p "$P" -n "$N" -d "${DEPTH:-0}" -r "$R" --json)
   v=$(faster "$v1" "$(llama "$LLAMA_VULKAN" "$file")")
   c='{}'
   [ -z "$LLAMA_CUDA" ] || c=$(faster "$c1" "$(llama "$LLAMA_CUDA" "$file")")
