@@ -183,6 +183,12 @@ func testAttention(t *testing.T, be gpu.Backend) {
 		// together): grouped and latent.
 		{"gqa4", 40, 24, 8, 2, false, 5, 3},
 		{"mla4", 72, 56, 8, 1, true, 4, 9},
+		// Keys long enough for WebGPU's 24-pair loads (an MLA row of the
+		// deepseek2 models, 576 values), and one whose lanes end in each
+		// of its three loops.
+		{"mla576-decode", 576, 512, 2, 1, true, 1, 21},
+		{"mla576", 576, 512, 2, 1, true, 3, 9},
+		{"mha250-decode", 250, 250, 2, 2, false, 1, 13},
 	}
 	for ci, c := range cases {
 		for _, typ := range []gguf.TensorType{gguf.F32, gguf.F16} {
