@@ -117,6 +117,10 @@ func VecDotRows(w gguf.TensorType, rows []byte, nrows int, act []byte, n int, ou
 	if len(out) < nrows {
 		panic(fmt.Sprintf("quant: VecDotRows(%s): out holds %d values, want %d", w, len(out), nrows))
 	}
+	if w == gguf.F32 && useAsm && hasDotStepsAsm && nrows > 0 && n > 0 {
+		dotRowsF32(rows, nrows, act, n, out)
+		return
+	}
 	if r := asmRows[w]; useAsm && r.k != nil && nrows > 0 {
 		if n == 0 {
 			clear(out[:nrows])

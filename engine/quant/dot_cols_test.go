@@ -163,4 +163,3 @@ func TestVecDotColsQ8_0(t *testing.T) {
 		}
 	}
 }
-

@@ -38,3 +38,12 @@ func dotSteps64AVX2(x, y *float32, n int) float32
 var hasDotStepsAsm = hasAVX2()
 
 func dotStepsAsm(x, y *float32, n int) float32 { return dotSteps64AVX2(x, y, n) }
+
+//go:noescape
+func dotRowsSteps64AVX2(w *float32, stride int, x *float32, np, nrows int, out *float32)
+
+// dotRowsStepsAsm is dotStepsAsm of nrows rows stride bytes apart, in one
+// call.
+func dotRowsStepsAsm(w *float32, stride int, x *float32, np, nrows int, out *float32) {
+	dotRowsSteps64AVX2(w, stride, x, np, nrows, out)
+}

@@ -171,3 +171,34 @@ steps:
 	MOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func dotRowsSteps64AVX2(w *float32, stride int, x *float32, np, nrows int, out *float32):
+// dotSteps64AVX2 of nrows rows of w (stride bytes apart) against x, np a
+// positive multiple of 64, into out[0..nrows): each row's lanes and fold
+// are that kernel's, in one call where a small model's short rows spent
+// more on a call a row than on their multiply-adds.
+TEXT ·dotRowsSteps64AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), R8
+	MOVQ stride+8(FP), R9
+	MOVQ x+16(FP), R10
+	MOVQ np+24(FP), R11
+	SHRQ $6, R11
+	MOVQ nrows+32(FP), BX
+	MOVQ out+40(FP), DI
+row:
+	MOVQ R8, SI
+	MOVQ R10, DX
+	MOVQ R11, CX
+	ZERO64
+rsteps:
+	STEP64
+	DECQ CX
+	JNZ rsteps
+	FOLD64
+	MOVSS X0, 0(DI)
+	ADDQ $4, DI
+	ADDQ R9, R8
+	DECQ BX
+	JNZ row
+	VZEROUPPER
+	RET

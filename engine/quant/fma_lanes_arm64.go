@@ -1,5 +1,7 @@
 package quant
 
+import "unsafe"
+
 //go:noescape
 func fmaLanes16NEON(acc, x, y *float32, n int)
 
@@ -38,3 +40,11 @@ func dotSteps64NEON(x, y *float32, n int) float32
 const hasDotStepsAsm = true
 
 func dotStepsAsm(x, y *float32, n int) float32 { return dotSteps64NEON(x, y, n) }
+
+// dotRowsStepsAsm is dotStepsAsm of nrows rows stride bytes apart.
+func dotRowsStepsAsm(w *float32, stride int, x *float32, np, nrows int, out *float32) {
+	for r := range nrows {
+		row := (*float32)(unsafe.Add(unsafe.Pointer(w), r*stride))
+		*(*float32)(unsafe.Add(unsafe.Pointer(out), 4*r)) = dotSteps64NEON(row, x, np)
+	}
+}

@@ -61,9 +61,15 @@ func DotF16Vec(x, y []float32) float32 {
 // its compiled loop does: 16 and then 8 at a time as rounded products
 // added in turn, the last few with fused multiply-adds.
 func DotF32Vec(x, y []float32) float32 {
-	n := len(x)
-	y = y[:n]
+	y = y[:len(x)]
 	sum, i := vecSteps(x, y)
+	return dotF32Tail(x, y, i, sum)
+}
+
+// dotF32Tail is DotF32Vec's part after its whole steps: the values of x·y
+// from i on added to sum.
+func dotF32Tail(x, y []float32, i int, sum float32) float32 {
+	n := len(x)
 	for ; n-i >= 16; i += 16 {
 		for k := i; k < i+16; k++ {
 			sum += float32(x[k] * y[k])
@@ -79,6 +85,27 @@ func DotF32Vec(x, y []float32) float32 {
 		sum = FMA32(x[i], y[i], sum)
 	}
 	return sum
+}
+
+// dotRowsF32 is VecDotRows of F32 rows (the weights) against the F32
+// activation act: every row's whole steps in one dotRowsStepsAsm call,
+// then each row's tail as DotF32Vec adds it, so each row's sum is
+// DotF32Vec's. Call only where hasDotStepsAsm.
+func dotRowsF32(rows []byte, nrows int, act []byte, n int, out []float32) {
+	x := f32View(act, n)
+	w := f32View(rows, nrows*n)
+	np := n &^ 63
+	if np > 0 {
+		dotRowsStepsAsm(&w[0], 4*n, &x[0], np, nrows, &out[0])
+	} else {
+		clear(out[:nrows])
+	}
+	if np == n {
+		return
+	}
+	for r := range nrows {
+		out[r] = dotF32Tail(w[r*n:(r+1)*n], x, np, out[r])
+	}
 }
 
 // vecSteps is the vectorised part of ggml's single-token float dots: the
