@@ -97,6 +97,15 @@ func roundQ8(v float32) int8 {
 }
 
 func quantizeActQ8_0(x []float32, dst []byte) {
+	if nb := len(x) / 32; nb > 0 && useAsm && hasQuantizeQ8_0Asm {
+		_ = dst[q80Bytes*nb-1]
+		quantizeQ8_0Asm(&dst[0], &x[0], nb)
+		return
+	}
+	quantizeActQ8_0Go(x, dst)
+}
+
+func quantizeActQ8_0Go(x []float32, dst []byte) {
 	for b := 0; b < len(x)/32; b++ {
 		xs, out := x[32*b:32*b+32], dst[q80Bytes*b:q80Bytes*b+q80Bytes]
 		d, id := q8Scale32(xs)

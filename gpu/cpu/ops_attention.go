@@ -42,10 +42,7 @@ func (c *compiler) lowerKVStore(o *gpu.KVStore) error {
 				x := in.get(w, t)
 				row := cm[(pr.baseOf(t)+pr.posOf(t))*st:]
 				if f16 {
-					h := u16s(row, d)
-					for j, v := range x {
-						h[j] = quant.F32ToF16(v)
-					}
+					quant.EncodeF16(u16s(row, d), x)
 					return
 				}
 				copy(f32s(row, d), x)

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package quant
+
+const hasEncodeF16Asm = false
+
+func encodeF16Asm(dst *uint16, src *float32, n int) { panic("quant: no encodeF16Asm here") }
