@@ -7,3 +7,8 @@ var hasEncodeF16Asm = hasAVX2()
 func encodeF16AVX2(dst *uint16, src *float32, n int)
 
 func encodeF16Asm(dst *uint16, src *float32, n int) { encodeF16AVX2(dst, src, n) }
+
+//go:noescape
+func roundF16AVX2(dst, src *float32, n int)
+
+func roundF16Asm(dst, src *float32, n int) { roundF16AVX2(dst, src, n) }

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestEncodeF16MatchesScalar: EncodeF16 gives F32ToF16 of every value,
+// TestEncodeF16MatchesScalar: EncodeF16 gives F32ToF16 of every value
+// (and RoundF16 its widened value),
 // bit for bit, on random values of every magnitude half-precision meets
 // (normal, subnormal, past the largest half, ties between two halves,
 // zeros, infinities) at every length of a step and its tail; a NaN stays
@@ -31,9 +32,14 @@ func TestEncodeF16MatchesScalar(t *testing.T) {
 		got := make([]uint16, n+1)
 		got[n] = 0xabcd
 		EncodeF16(got[:n], src)
+		rounded := make([]float32, n)
+		RoundF16(rounded, src)
 		for i, v := range src {
 			if want := F32ToF16(v); got[i] != want {
 				t.Errorf("n=%d value %d (%g): %#04x, F32ToF16 %#04x", n, i, v, got[i], want)
+			}
+			if want := F16ToF32(F32ToF16(v)); math.Float32bits(rounded[i]) != math.Float32bits(want) {
+				t.Errorf("n=%d value %d (%g): rounded to %g, want %g", n, i, v, rounded[i], want)
 			}
 		}
 		if got[n] != 0xabcd {

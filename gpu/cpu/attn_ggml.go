@@ -47,12 +47,11 @@ func newAttnScratch(ctx, dk, dv int, order sumOrder) *attnScratch {
 // query keeps x, rounded to F16 when the cache is F16 (ggml converts the
 // query to the cache type before the product).
 func (w *attnScratch) query(x []float32, f16 bool) {
-	for d, v := range x {
-		if f16 {
-			v = f16Table[quant.F32ToF16(v)]
-		}
-		w.q[d] = v
+	if f16 {
+		quant.RoundF16(w.q[:len(x)], x)
+		return
 	}
+	copy(w.q, x)
 }
 
 // scores sets the first n scores to scale times the dots of the query

@@ -323,21 +323,11 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 }
 
 // rmsScale is 1/sqrt(mean(x²)+eps) as ggml computes it: float32 squares
-// summed in double precision (four partial sums, which changes the double
-// sum only below float32 resolution), the mean rounded to float32.
+// summed in double precision (quant.SumSquares4's four partial sums, which
+// change the double sum only below float32 resolution), the mean rounded
+// to float32.
 func rmsScale(x []float32, eps float32) float32 {
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		s0 += float64(x[j] * x[j])
-		s1 += float64(x[j+1] * x[j+1])
-		s2 += float64(x[j+2] * x[j+2])
-		s3 += float64(x[j+3] * x[j+3])
-	}
-	for ; j < len(x); j++ {
-		s0 += float64(x[j] * x[j])
-	}
-	mean := float32((s0 + s1 + s2 + s3) / float64(len(x)))
+	mean := float32(quant.SumSquares4(x) / float64(len(x)))
 	return 1 / float32(math.Sqrt(float64(mean+eps)))
 }
 

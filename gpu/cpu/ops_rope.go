@@ -80,20 +80,7 @@ func (c *compiler) lowerRope(o *gpu.Rope) error {
 		H := o.In.Shape[1]
 		return func(w, i int) {
 			x, y := in.get(w, i), out.out(i)
-			cs := rc.cs[i/H*dims : (i/H+1)*dims]
-			half := dims / 2
-			for p := 0; p < half; p++ {
-				cos, sin := cs[2*p], cs[2*p+1]
-				a, b := 2*p, 2*p+1
-				if neox {
-					a, b = p, p+half
-				}
-				x0, x1 := x[a], x[b]
-				// llama.cpp's build fuses each rotation into one
-				// multiply-add after rounding the other product.
-				y[a] = quant.FMA32(x0, cos, -(x1 * sin))
-				y[b] = quant.FMA32(x0, sin, x1*cos)
-			}
+			quant.RopeRow(y, x, rc.cs[i/H*dims:(i/H+1)*dims], dims, neox)
 			if &x[0] != &y[0] {
 				copy(y[dims:], x[dims:])
 			}
