@@ -99,11 +99,10 @@ func (w *attnScratch) softmax(n int, f16 bool) {
 	}
 	inv := float32(1 / sum)
 	for j := range sc[:n] {
-		p := sc[j] * inv
-		if f16 {
-			p = f16Table[quant.F32ToF16(p)]
-		}
-		sc[j] = p
+		sc[j] *= inv
+	}
+	if f16 {
+		quant.RoundF16(sc[:n], sc[:n])
 	}
 }
 
