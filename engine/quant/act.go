@@ -64,11 +64,12 @@ func QuantizeAct(w gguf.TensorType, x []float32, dst []byte) {
 		// llama.cpp multiplies F16 and BF16 weights by activations
 		// converted to the weight's type; rounding them the same way here
 		// keeps the products (exact in f32) and so the results alike.
+		if w == gguf.F16 && n > 0 {
+			RoundF16(f32View(dst, n), x)
+			return
+		}
 		round := func(v float32) float32 { return v }
-		switch w {
-		case gguf.F16:
-			round = func(v float32) float32 { return F16ToF32(F32ToF16(v)) }
-		case gguf.BF16:
+		if w == gguf.BF16 {
 			round = func(v float32) float32 { return BF16ToF32(F32ToBF16(v)) }
 		}
 		for i, v := range x {
