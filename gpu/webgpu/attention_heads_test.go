@@ -15,8 +15,9 @@ import (
 	"github.com/emberllm/ember/gpu/webgpu"
 )
 
-// A prefill's attention of four query heads on one key head in one
-// workgroup (attention_heads) gives what a workgroup a head (attention)
+// A prefill's attention of four query heads on one key head (and four
+// tokens, for heads of up to 128 values) in one workgroup
+// (attention_heads) gives what a workgroup a head and token (attention)
 // gives, bit for bit: grouped heads and GLM-4.7-Flash's latent shape,
 // over more cache rows than a chunk of weights, F16 and F32 caches.
 func TestAttentionHeadsSameBits(t *testing.T) {
@@ -28,7 +29,14 @@ func TestAttentionHeadsSameBits(t *testing.T) {
 		vFromK         bool
 		T, pos         int
 	}{
+		// Heads of at most 128 values take four tokens a workgroup: a
+		// full tile and a tile of two; a row group that ends inside a
+		// tile's tokens (rows 15 to 22 of 8 tokens from 14); 37 tokens of
+		// 128-value heads from position 5.
 		{"gqa", 64, 64, 8, 2, false, 6, 70},
+		{"tiles", 64, 64, 8, 2, false, 8, 14},
+		{"gqa128", 128, 128, 16, 4, false, 37, 5},
+		// One token a workgroup.
 		{"latent", 576, 512, 20, 1, true, 9, 300},
 	} {
 		for _, ct := range []gguf.TensorType{gguf.F16, gguf.F32} {

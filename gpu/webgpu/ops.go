@@ -740,9 +740,12 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		kernel, dec, groups := "attention", cacheDecoder(o), H*T
 		if T > 1 && (H/o.HKV)%4 == 0 && c.be.fuses(fuseAttentionHeads) {
 			// Four heads on one key head read its cache rows together,
-			// their queries held for heads of this size only.
-			kernel, groups = "attention_heads", H/4*T
-			dec += fmt.Sprintf("@%d", (max(a.DK, a.DV)+127)/128*128)
+			// for headTokens(maxd) tokens a workgroup, their queries held
+			// for heads of this size only.
+			maxd := (max(a.DK, a.DV) + 127) / 128 * 128
+			qt := headTokens(maxd)
+			kernel, groups = "attention_heads", H/4*((T+qt-1)/qt)
+			dec += fmt.Sprintf("@%d", maxd)
 		}
 		return c.dispatch(kernel, dec, p, true, []*gpu.Tensor{o.Q, o.CacheK, cv, o.Out}, groups)
 	}
@@ -759,6 +762,16 @@ func (c *compiler) lowerAttention(o *gpu.Attention) error {
 		}
 	}
 	return nil
+}
+
+// headTokens is QT of attention_heads.wgsl built for heads of up to maxd
+// values: the tokens a workgroup takes, four where a thread's value sums
+// of a token are one pair.
+func headTokens(maxd int) int {
+	if maxd <= 128 {
+		return 4
+	}
+	return 1
 }
 
 // scoreRows is SCH of attend.wgsl: the cache rows one workgroup of the
