@@ -2,14 +2,15 @@
 // key head and QT neighbouring tokens of one sequence, one workgroup per
 // (four heads, QT tokens): each key and value row is read once for the
 // 4·QT queries, where attention.wgsl reads it once a (head, token). A
-// prefill's queries all read the same cache rows, so the reads and the
-// chain of row groups each workgroup walks, not the arithmetic, are its
-// time (bench/JOURNAL.md): QT tokens walk one chain.
+// prefill's queries all read the same cache rows, and what a key or value
+// pair costs beyond its multiply-adds (its address, its load, unpacking
+// it) is shared by the queries that use it: the kernel's instructions,
+// not its loads, are its time (bench/JOURNAL.md).
 // Each (head, token)'s sums are attention.wgsl's, lane g of a vec4 and
 // token τ's copy doing what its workgroup does, in the same order, so the
 // results are the same bits. Words: attentionKernelParams; H / KV heads a
-// multiple of 4; the step's tokens of one sequence (not
-// gpu.Graph.Independent), so they share their cache rows.
+// multiple of 4. A workgroup's tokens of one sequence share its cache
+// rows; tokens of several (gpu.Place allows it) walk them once a token.
 // Built for head sizes up to MAXD (a multiple of 128 the backend declares,
 // decode "TYPE@MAXD"), which sizes the queries' workgroup memory and QT.
 //!use common
@@ -20,7 +21,7 @@ const WG = 64u;
 const PER = MAXD / WG; // output values per thread and token
 // QT is four where heads are at most 128 values (a thread then sums one
 // value pair a token, so four tokens' sums take the registers one token
-// of the largest heads takes), else one. tileTokens in ops.go is the same.
+// of the largest heads takes), else one. headTokens in ops.go is the same.
 const QT = select(1u, 4u, MAXD <= 128u);
 // attend.wgsl's row groups: SCH rows at a time, SLANES threads to a row,
 // a lane's pairs KSTEP apart.
