@@ -330,6 +330,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var p3 = p0;
     var p4 = p0;
     var pt = Pairs4(p0, p0, p0, p0);
+    // The value pair (and tokens) whose sums this thread keeps where QT
+    // is four: the same for every row group and for the stores.
+    let own = own_tokens(li);
     // Thread li < QT·SCH keeps token li / SCH's running maximum and, the
     // first of its SCH, the token's weights' sum.
     let mine = min(li / SCH, QT - 1u);
@@ -373,7 +376,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 if (PER / 2u > 3u) { p3 = value_rows(p3, 2u * li + 384u, rows); }
                 if (PER / 2u > 4u) { p4 = value_rows(p4, 2u * li + 512u, rows); }
             } else {
-                let own = own_tokens(li);
                 pt = value_rows4(pt, own.d, j0, cn * own.tokens, vbase, vs);
             }
         }
@@ -392,7 +394,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     } else {
         // (QT − 1 bounds the indices for naga, which checks constant
         // indices of the QT = 1 build too.)
-        let own = own_tokens(li);
         if (own.tokens.x != 0u) { store_pair(pt.a, own.d, h0, t0, ga[0]); }
         if (own.tokens.y != 0u && k0 + 1u < T) { store_pair(pt.b, own.d, h0, t0 - 1u, ga[min(1u, QT - 1u)]); }
         if (own.tokens.z != 0u && k0 + 2u < T) { store_pair(pt.c, own.d, h0, t0 - 2u, ga[min(2u, QT - 1u)]); }
