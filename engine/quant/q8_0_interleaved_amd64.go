@@ -39,3 +39,18 @@ func q80x4Cols(w *byte, nb, nrows int, c *cols4) { dotColsQ8_0x4VNNI(w, nb, nrow
 func q80x4Cols2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32) {
 	dotCols2Q8_0x4AVX2(w, a0, a1, nb, nrows, o0, o1)
 }
+
+//go:noescape
+func dotCols2Q8_0x4AbsAVX2(w, a0, a1, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
+
+//go:noescape
+func dotCols2Q8_0x4RegAVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
+
+//go:noescape
+func dotCols2Q8_0x4AlignedAVX2(w, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
+
+//go:noescape
+func dotCols2Q8_0x4PaddedAVX2(w, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
+
+//go:noescape
+func dotCols2Q8_0PlainAVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
