@@ -23,8 +23,10 @@ import (
 // K-quants' Q8_K activations already carry what they need). For Q8_0 it
 // is every block's 32 values biased to unsigned bytes (a+128, so that
 // VPDPBUSD can take them against the signed weights without a per-column
-// sign fix-up), then every block's scale as an f32, so the kernel need not
-// convert an f16 per column and block. For Q4_0 it is the terms that do
+// sign fix-up) or, where the interleaved AVX2 kernel runs instead (no
+// VNNI), their absolute values (its unsigned operand); then every block's
+// scale as an f32, so the kernel need not convert an f16 per column and
+// block. For Q4_0 it is the terms that do
 // not depend on the weights (the activation scale as an f32 and, the
 // weights being unsigned nibbles with an offset, the offset times the sum
 // of the block's activations), laid out per group of four blocks as int32
@@ -93,11 +95,18 @@ func ColsFor(w gguf.TensorType, repackable bool, rows, tokens int) bool {
 	return goUnrepacked[w] == nil && goRepackedGemm[w] == nil
 }
 
+// ColsAux reports whether a multi-column kernel for weights of type w on
+// this machine reads ColAux's side data: VecDotCols' where ColsSupported,
+// and for Q8_0 also the interleaved kernels' (VecDotColsQ8_0x4).
+func ColsAux(w gguf.TensorType) bool {
+	return ColsSupported(w) || w == gguf.Q8_0 && useAsm && (q80x4.cols || q80x4.cols2)
+}
+
 // ColAuxBytes is the size of the side data ColAux makes for n values of an
 // activation paired with weights of type w (0 when w has no four-column
 // kernel).
 func ColAuxBytes(w gguf.TensorType, n int) int {
-	if !ColsSupported(w) || ActType(w) != gguf.Q8_0 {
+	if !ColsAux(w) || ActType(w) != gguf.Q8_0 {
 		return 0
 	}
 	nb := n / w.BlockSize()
@@ -120,11 +129,18 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 		if len(aux)%q80AuxBytes != 0 || b1 > nb {
 			panic(fmt.Sprintf("quant: ColAux(%s) of blocks [%d, %d) into %d bytes", w, b0, b1, len(aux)))
 		}
+		// The AVX2 kernel (no VNNI) takes |a| as its unsigned operand
+		// and a itself as the sign source; VNNI takes a+128.
+		abs := q80x4.cols2
 		for b := b0; b < b1; b++ {
 			blk := act[q80Bytes*b : q80Bytes*(b+1)]
 			u := aux[32*b : 32*(b+1)]
 			for j := range u {
-				u[j] = blk[2+j] ^ 0x80
+				if abs {
+					u[j] = byte(absInt8(int8(blk[2+j])))
+				} else {
+					u[j] = blk[2+j] ^ 0x80
+				}
 			}
 			binary.LittleEndian.PutUint32(aux[32*nb+4*b:], math.Float32bits(f16at(blk, 0)))
 		}
@@ -204,3 +220,11 @@ func VecDotCols(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]by
 // q80AuxBytes is the size of a Q8_0 block's side data: 32 biased values
 // and an f32 scale.
 const q80AuxBytes = 36
+
+// absInt8 is |v|, which for an activation quant (at least -127) fits int8.
+func absInt8(v int8) int8 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -40,18 +40,20 @@ func InterleavedBytes(t gguf.TensorType, nrows, n int) int {
 }
 
 // Interleave stores the nrows rows of type t and n values in src (GGUF
-// layout) into dst, InterleavedBytes(t, nrows, n) bytes, interleaved.
-func Interleave(t gguf.TensorType, dst, src []byte, nrows, n int) {
+// layout) into dst, InterleavedBytes(t, nrows, n) bytes, interleaved. For
+// Q8_0 it reports whether a quant is -128 (InterleaveQ8_0, ColsQ8_0x4).
+func Interleave(t gguf.TensorType, dst, src []byte, nrows, n int) (fullRange bool) {
 	switch t {
 	case gguf.Q4_0:
 		InterleaveQ4_0(dst, src, nrows, n)
 	case gguf.Q4_K:
 		InterleaveQ4_K(dst, src, nrows, n)
 	case gguf.Q8_0:
-		InterleaveQ8_0(dst, src, nrows, n)
+		return InterleaveQ8_0(dst, src, nrows, n)
 	default:
 		panic(fmt.Sprintf("quant: no interleaved layout for %s", t))
 	}
+	return false
 }
 
 // InterleavedRow writes row r of the interleaved matrix w of type t (n

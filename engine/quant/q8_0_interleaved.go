@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -33,8 +34,11 @@ func InterleavableQ8_0(nrows int) bool { return nrows > 0 && nrows%q80Group == 0
 func InterleavedQ8_0Fast() bool { return useAsm && q80x4.rows }
 
 // InterleaveQ8_0 stores the nrows rows of n values in src (GGUF layout)
-// into dst, as large, interleaved; nrows must be a multiple of four.
-func InterleaveQ8_0(dst, src []byte, nrows, n int) {
+// into dst, as large, interleaved; nrows must be a multiple of four. It
+// reports whether any quant is -128, which llama.cpp's quantizer never
+// writes (it rounds to [-127, 127]) but a file may hold, and which the
+// AVX2 multi-column kernel cannot take (ColsQ8_0x4).
+func InterleaveQ8_0(dst, src []byte, nrows, n int) (fullRange bool) {
 	checkQ8_0x4("InterleaveQ8_0", nrows, n, len(src), len(dst))
 	rb, nb := gguf.Q8_0.RowBytes(n), n/32
 	for r := 0; r < nrows; r++ {
@@ -43,8 +47,22 @@ func InterleaveQ8_0(dst, src []byte, nrows, n int) {
 			blk, x := dst[(g*nb+b)*q80GroupBlock:], src[r*rb+b*34:]
 			copy(blk[2*k:2*k+2], x[:2])
 			copy(blk[8+32*k:8+32*k+32], x[2:34])
+			fullRange = fullRange || hasMinInt8(x[2:34])
 		}
 	}
+	return fullRange
+}
+
+// hasMinInt8 reports whether the 32 bytes q hold a 0x80 (-128), eight at a
+// time: a word's byte is 0x80 where, xored with 0x80, it is zero.
+func hasMinInt8(q []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var found uint64
+	for i := 0; i < 32; i += 8 {
+		v := binary.LittleEndian.Uint64(q[i:]) ^ highs
+		found |= (v - ones) &^ v & highs
+	}
+	return found != 0
 }
 
 // q80GroupBlock is the size of a block of a group of four rows.
@@ -94,15 +112,19 @@ func VecDotRowsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, act []byte, n i
 }
 
 // ColsQ8_0x4 reports whether VecDotColsQ8_0x4 has a kernel taking
-// several columns at once on this machine (VNNI, with ColAux's side data;
-// AVX2, without). Either sums every column as VecDotRowsQ8_0x4 does.
-func ColsQ8_0x4() bool { return useAsm && q80x4.rows }
+// several columns at once on this machine for an interleaved matrix that
+// holds a -128 quant (fullRange, as InterleaveQ8_0 reported) or not: the
+// VNNI four-column kernel takes any; the AVX2 two-column one, whose sign
+// trick cannot negate -128, only matrices without. Either reads ColAux's
+// side data and sums every column as VecDotRowsQ8_0x4 does.
+func ColsQ8_0x4(fullRange bool) bool { return useAsm && (q80x4.cols || q80x4.cols2 && !fullRange) }
 
 // VecDotColsQ8_0x4 is VecDotCols for an interleaved Q8_0 matrix: rows
-// holds whole groups of four rows. auxs (ColAux) are read where the VNNI
-// kernel runs, and may be empty elsewhere.
+// holds whole groups of four rows. Without side data (auxs, ColAux) each
+// column goes through the rows kernel; with it, the matrix must be one
+// ColsQ8_0x4 accepts.
 func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
-	if !ColsQ8_0x4() || nrows == 0 || n == 0 {
+	if !useAsm || !(q80x4.cols || q80x4.cols2) || nrows == 0 || n == 0 {
 		for c := range acts {
 			VecDotRowsQ8_0x4(w, rows, nrows, acts[c], n, outs[c])
 		}
@@ -113,17 +135,21 @@ func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Col
 		panic(fmt.Sprintf("quant: VecDotColsQ8_0x4 of %d %s rows: want Q8_0 rows in fours", nrows, w))
 	}
 	ab, xb := ActType(w).RowBytes(n), ColAuxBytes(w, n)
-	vnni := q80x4.cols && xb > 0
+	side := xb > 0
 	for c := range acts {
 		if len(acts[c]) < ab || len(outs[c]) < nrows {
 			panic(fmt.Sprintf("quant: VecDotColsQ8_0x4: column %d has %d activation bytes and %d outputs, want %d and %d",
 				c, len(acts[c]), len(outs[c]), ab, nrows))
 		}
-		if len(auxs[c]) < xb {
-			vnni = false // no side data: the AVX2 kernel needs none
-		}
+		side = side && len(auxs[c]) >= xb
 	}
-	if vnni {
+	if !side {
+		for c := range acts {
+			q80x4Rows(&rows[0], &acts[c][0], n/32, nrows, &outs[c][0])
+		}
+		return
+	}
+	if q80x4.cols {
 		var c4 cols4
 		for c := range acts {
 			c4.act[c], c4.aux[c], c4.out[c] = &acts[c][0], &auxs[c][0], &outs[c][0]
@@ -132,6 +158,6 @@ func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Col
 		return
 	}
 	for c := 0; c < Cols; c += 2 {
-		q80x4Cols2(&rows[0], &acts[c][0], &acts[c+1][0], n/32, nrows, &outs[c][0], &outs[c+1][0])
+		q80x4Cols2(&rows[0], &acts[c][0], &acts[c+1][0], &auxs[c][0], &auxs[c+1][0], n/32, nrows, &outs[c][0], &outs[c+1][0])
 	}
 }

@@ -95,24 +95,30 @@ TEXT ·dotQ8_0x4AVX2(SB), NOSPLIT, $16-40
 TEXT ·dotQ8_0x4VNNI(SB), NOSPLIT, $16-40
 	GROUPS(INTVNNI, Y6)
 
-// Two columns at once with AVX2 (no VNNI): each row's block is loaded and
-// made unsigned (|w|) once for both columns, each column then takes the
-// rows kernel's steps. Per block the eight dw·da (four rows by two
-// columns) are two multiplies, kept on the stack.
+// Two columns at once with AVX2 (no VNNI). The activation is the sign
+// source and its absolute values the unsigned operand: VPMADDUBSW takes
+// |a| (from ColAux, made once per column) against w·sign(a), whose
+// products are the rows kernel's |w|·(a·sign(w)) and whose int16 pairs
+// are as far from saturating, so every int32 lane is the same. No
+// weight's absolute value is taken, one instruction a row and block fewer
+// than the rows kernel. This needs w > -128: negating -128 wraps, so a
+// matrix holding a -128 quant is never handed to this kernel
+// (ColsQ8_0x4). The block's scales come from the side data as f32; the
+// eight dw·da (four rows by two columns) are two multiplies kept on the
+// stack for the rows' broadcasts.
 
-// C2ROW advances row k's accumulators of columns 0 and 1 (activation
-// blocks in Y0 and Y1, int16 ones in Y6).
+// C2ROW advances row k's accumulators of columns 0 and 1: |a| in Y0 and
+// Y1, a in Y3 and Y7, int16 ones in Y6.
 #define C2ROW(k, ACC0, ACC1) \
 	VMOVDQU (8+32*k)(SI), Y2; \
-	VPSIGNB Y2, Y2, Y3; \
-	VPSIGNB Y2, Y0, Y4; \
-	VPMADDUBSW Y4, Y3, Y4; \
+	VPSIGNB Y3, Y2, Y4; \
+	VPMADDUBSW Y4, Y0, Y4; \
 	VPMADDWD Y6, Y4, Y4; \
 	VCVTDQ2PS Y4, Y4; \
 	VBROADCASTSS s-(32-4*k)(SP), Y5; \
 	VFMADD231PS Y4, Y5, ACC0; \
-	VPSIGNB Y2, Y1, Y4; \
-	VPMADDUBSW Y4, Y3, Y4; \
+	VPSIGNB Y7, Y2, Y4; \
+	VPMADDUBSW Y4, Y1, Y4; \
 	VPMADDWD Y6, Y4, Y4; \
 	VCVTDQ2PS Y4, Y4; \
 	VBROADCASTSS s-(16-4*k)(SP), Y5; \
@@ -123,21 +129,30 @@ TEXT ·dotQ8_0x4VNNI(SB), NOSPLIT, $16-40
 	FOLD8(ACC, X); \
 	VMOVSS X0, off(O)
 
-// func dotCols2Q8_0x4AVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
-// nrows is a multiple of four, nb positive.
-TEXT ·dotCols2Q8_0x4AVX2(SB), NOSPLIT, $32-56
+// func dotCols2Q8_0x4AVX2(w, a0, a1, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
+// x0 and x1 are the columns' side data (ColAux: |a| for every block, then
+// every block's scale as f32); nrows is a multiple of four, nb positive.
+// DI and DX walk the activations, R8 and R9 the |a|, R10 and R11 the
+// scales.
+TEXT ·dotCols2Q8_0x4AVX2(SB), NOSPLIT, $32-72
 	MOVQ w+0(FP), SI
-	MOVQ nrows+32(FP), R12
+	MOVQ nrows+48(FP), R12
 	SHRQ $2, R12
 	JZ c2end
-	MOVQ o0+40(FP), R13
-	MOVQ o1+48(FP), R14
+	MOVQ o0+56(FP), R13
+	MOVQ o1+64(FP), R14
 	VPCMPEQW Y6, Y6, Y6
 	VPSRLW $15, Y6, Y6
 c2group:
 	MOVQ a0+8(FP), DI
 	MOVQ a1+16(FP), DX
-	MOVQ nb+24(FP), CX
+	MOVQ x0+24(FP), R8
+	MOVQ x1+32(FP), R9
+	MOVQ nb+40(FP), CX
+	MOVQ CX, R10
+	SHLQ $5, R10
+	LEAQ (R9)(R10*1), R11
+	ADDQ R8, R10
 	VXORPS Y8, Y8, Y8
 	VXORPS Y9, Y9, Y9
 	VXORPS Y10, Y10, Y10
@@ -147,16 +162,16 @@ c2group:
 	VXORPS Y14, Y14, Y14
 	VXORPS Y15, Y15, Y15
 c2block:
-	VMOVDQU 2(DI), Y0
-	VMOVDQU 2(DX), Y1
+	VMOVDQU (R8), Y0
+	VMOVDQU (R9), Y1
+	VMOVDQU 2(DI), Y3
+	VMOVDQU 2(DX), Y7
 	VCVTPH2PS (SI), X2
-	VPBROADCASTW (DI), X3
-	VCVTPH2PS X3, X3
-	VMULPS X3, X2, X3
-	VPBROADCASTW (DX), X4
-	VCVTPH2PS X4, X4
+	VBROADCASTSS (R10), X5
+	VMULPS X5, X2, X5
+	VBROADCASTSS (R11), X4
 	VMULPS X4, X2, X4
-	VMOVUPS X3, s-32(SP)
+	VMOVUPS X5, s-32(SP)
 	VMOVUPS X4, s-16(SP)
 	C2ROW(0, Y8, Y9)
 	C2ROW(1, Y10, Y11)
@@ -164,6 +179,10 @@ c2block:
 	C2ROW(3, Y14, Y15)
 	ADDQ $34, DI
 	ADDQ $34, DX
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $4, R10
+	ADDQ $4, R11
 	ADDQ $136, SI
 	DECQ CX
 	JNZ c2block
@@ -180,421 +199,5 @@ c2block:
 	DECQ R12
 	JNZ c2group
 c2end:
-	VZEROUPPER
-	RET
-
-// PROTOTYPE: two columns, activation as the sign source.
-#define A2ROW(k, ACC0, ACC1) \
-	VMOVDQU (8+32*k)(SI), Y2; \
-	VPSIGNB Y3, Y2, Y4; \
-	VPMADDUBSW Y4, Y0, Y4; \
-	VPMADDWD Y6, Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VBROADCASTSS s-(32-4*k)(SP), Y5; \
-	VFMADD231PS Y4, Y5, ACC0; \
-	VPSIGNB Y7, Y2, Y4; \
-	VPMADDUBSW Y4, Y1, Y4; \
-	VPMADDWD Y6, Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VBROADCASTSS s-(16-4*k)(SP), Y5; \
-	VFMADD231PS Y4, Y5, ACC1
-
-// func dotCols2Q8_0x4AbsAVX2(w, a0, a1, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
-TEXT ·dotCols2Q8_0x4AbsAVX2(SB), NOSPLIT, $32-72
-	MOVQ w+0(FP), SI
-	MOVQ nrows+48(FP), R12
-	SHRQ $2, R12
-	JZ a2end
-	MOVQ o0+56(FP), R13
-	MOVQ o1+64(FP), R14
-	VPCMPEQW Y6, Y6, Y6
-	VPSRLW $15, Y6, Y6
-a2group:
-	MOVQ a0+8(FP), DI
-	MOVQ a1+16(FP), DX
-	MOVQ x0+24(FP), R8
-	MOVQ x1+32(FP), R9
-	MOVQ nb+40(FP), CX
-	MOVQ CX, R10
-	SHLQ $5, R10
-	LEAQ (R8)(R10*1), R10
-	MOVQ CX, R11
-	SHLQ $5, R11
-	LEAQ (R9)(R11*1), R11
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-a2block:
-	VMOVDQU (R8), Y0
-	VMOVDQU (R9), Y1
-	VMOVDQU 2(DI), Y3
-	VMOVDQU 2(DX), Y7
-	VCVTPH2PS (SI), X2
-	VBROADCASTSS (R10), X5
-	VMULPS X5, X2, X5
-	VBROADCASTSS (R11), X4
-	VMULPS X4, X2, X4
-	VMOVUPS X5, s-32(SP)
-	VMOVUPS X4, s-16(SP)
-	A2ROW(0, Y8, Y9)
-	A2ROW(1, Y10, Y11)
-	A2ROW(2, Y12, Y13)
-	A2ROW(3, Y14, Y15)
-	ADDQ $34, DI
-	ADDQ $34, DX
-	ADDQ $32, R8
-	ADDQ $32, R9
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ $136, SI
-	DECQ CX
-	JNZ a2block
-	C2STORE(Y8, X8, R13, 0)
-	C2STORE(Y9, X9, R14, 0)
-	C2STORE(Y10, X10, R13, 4)
-	C2STORE(Y11, X11, R14, 4)
-	C2STORE(Y12, X12, R13, 8)
-	C2STORE(Y13, X13, R14, 8)
-	C2STORE(Y14, X14, R13, 12)
-	C2STORE(Y15, X15, R14, 12)
-	ADDQ $16, R13
-	ADDQ $16, R14
-	DECQ R12
-	JNZ a2group
-a2end:
-	VZEROUPPER
-	RET
-
-DATA q80ones<>+0(SB)/8, $0x0001000100010001
-DATA q80ones<>+8(SB)/8, $0x0001000100010001
-DATA q80ones<>+16(SB)/8, $0x0001000100010001
-DATA q80ones<>+24(SB)/8, $0x0001000100010001
-GLOBL q80ones<>(SB), RODATA|NOPTR, $32
-
-// PROTOTYPE oldR: the two-column kernel with its scales in registers.
-#define R2ROW(k, ACC0, ACC1) \
-	VMOVDQU (8+32*k)(SI), Y2; \
-	VPSIGNB Y2, Y2, Y3; \
-	VPSIGNB Y2, Y0, Y4; \
-	VPMADDUBSW Y4, Y3, Y4; \
-	VPMADDWD q80ones<>(SB), Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VPERMILPS $(k*0x55), Y6, Y5; \
-	VFMADD231PS Y4, Y5, ACC0; \
-	VPSIGNB Y2, Y1, Y4; \
-	VPMADDUBSW Y4, Y3, Y4; \
-	VPMADDWD q80ones<>(SB), Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VPERMILPS $(k*0x55), Y7, Y5; \
-	VFMADD231PS Y4, Y5, ACC1
-
-// func dotCols2Q8_0x4RegAVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
-TEXT ·dotCols2Q8_0x4RegAVX2(SB), NOSPLIT, $0-56
-	MOVQ w+0(FP), SI
-	MOVQ nrows+32(FP), R12
-	SHRQ $2, R12
-	JZ r2end
-	MOVQ o0+40(FP), R13
-	MOVQ o1+48(FP), R14
-r2group:
-	MOVQ a0+8(FP), DI
-	MOVQ a1+16(FP), DX
-	MOVQ nb+24(FP), CX
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-r2block:
-	VMOVDQU 2(DI), Y0
-	VMOVDQU 2(DX), Y1
-	VCVTPH2PS (SI), X2
-	VPBROADCASTW (DI), X3
-	VCVTPH2PS X3, X3
-	VMULPS X3, X2, X3
-	VINSERTF128 $1, X3, Y3, Y6
-	VPBROADCASTW (DX), X4
-	VCVTPH2PS X4, X4
-	VMULPS X4, X2, X4
-	VINSERTF128 $1, X4, Y4, Y7
-	R2ROW(0, Y8, Y9)
-	R2ROW(1, Y10, Y11)
-	R2ROW(2, Y12, Y13)
-	R2ROW(3, Y14, Y15)
-	ADDQ $34, DI
-	ADDQ $34, DX
-	ADDQ $136, SI
-	DECQ CX
-	JNZ r2block
-	C2STORE(Y8, X8, R13, 0)
-	C2STORE(Y9, X9, R14, 0)
-	C2STORE(Y10, X10, R13, 4)
-	C2STORE(Y11, X11, R14, 4)
-	C2STORE(Y12, X12, R13, 8)
-	C2STORE(Y13, X13, R14, 8)
-	C2STORE(Y14, X14, R13, 12)
-	C2STORE(Y15, X15, R14, 12)
-	ADDQ $16, R13
-	ADDQ $16, R14
-	DECQ R12
-	JNZ r2group
-r2end:
-	VZEROUPPER
-	RET
-
-// PROTOTYPE absA: activation signs from aligned side data (|a| at 0, a at 32 of each 64-byte block), scales in registers.
-#define AAROW(k, ACC0, ACC1) \
-	VMOVDQU (8+32*k)(SI), Y2; \
-	VPSIGNB 32(R8), Y2, Y4; \
-	VPMADDUBSW Y4, Y0, Y4; \
-	VPMADDWD q80ones<>(SB), Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VPERMILPS $(k*0x55), Y6, Y5; \
-	VFMADD231PS Y4, Y5, ACC0; \
-	VPSIGNB 32(R9), Y2, Y4; \
-	VPMADDUBSW Y4, Y1, Y4; \
-	VPMADDWD q80ones<>(SB), Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VPERMILPS $(k*0x55), Y7, Y5; \
-	VFMADD231PS Y4, Y5, ACC1
-
-// func dotCols2Q8_0x4AlignedAVX2(w, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
-TEXT ·dotCols2Q8_0x4AlignedAVX2(SB), NOSPLIT, $0-56
-	MOVQ w+0(FP), SI
-	MOVQ nrows+32(FP), R12
-	SHRQ $2, R12
-	JZ aaend
-	MOVQ o0+40(FP), R13
-	MOVQ o1+48(FP), R14
-aagroup:
-	MOVQ x0+8(FP), R8
-	MOVQ x1+16(FP), R9
-	MOVQ nb+24(FP), CX
-	MOVQ CX, R10
-	SHLQ $6, R10
-	LEAQ (R8)(R10*1), R11
-	ADDQ R9, R10
-	XCHGQ R10, R11
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-aablock:
-	VMOVDQU (R8), Y0
-	VMOVDQU (R9), Y1
-	VCVTPH2PS (SI), X2
-	VBROADCASTSS (R10), X3
-	VMULPS X3, X2, X3
-	VINSERTF128 $1, X3, Y3, Y6
-	VBROADCASTSS (R11), X4
-	VMULPS X4, X2, X4
-	VINSERTF128 $1, X4, Y4, Y7
-	AAROW(0, Y8, Y9)
-	AAROW(1, Y10, Y11)
-	AAROW(2, Y12, Y13)
-	AAROW(3, Y14, Y15)
-	ADDQ $64, R8
-	ADDQ $64, R9
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ $136, SI
-	DECQ CX
-	JNZ aablock
-	C2STORE(Y8, X8, R13, 0)
-	C2STORE(Y9, X9, R14, 0)
-	C2STORE(Y10, X10, R13, 4)
-	C2STORE(Y11, X11, R14, 4)
-	C2STORE(Y12, X12, R13, 8)
-	C2STORE(Y13, X13, R14, 8)
-	C2STORE(Y14, X14, R13, 12)
-	C2STORE(Y15, X15, R14, 12)
-	ADDQ $16, R13
-	ADDQ $16, R14
-	DECQ R12
-	JNZ aagroup
-aaend:
-	VZEROUPPER
-	RET
-
-// PROTOTYPE absAP: activation signs from aligned side data (|a| at 0, a at 32 of each 64-byte block), scales in registers.
-#define APROW(k, ACC0, ACC1) \
-	VMOVDQU (32+32*k)(SI), Y2; \
-	VPSIGNB 32(R8), Y2, Y4; \
-	VPMADDUBSW Y4, Y0, Y4; \
-	VPMADDWD q80ones<>(SB), Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VPERMILPS $(k*0x55), Y6, Y5; \
-	VFMADD231PS Y4, Y5, ACC0; \
-	VPSIGNB 32(R9), Y2, Y4; \
-	VPMADDUBSW Y4, Y1, Y4; \
-	VPMADDWD q80ones<>(SB), Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VPERMILPS $(k*0x55), Y7, Y5; \
-	VFMADD231PS Y4, Y5, ACC1
-
-// func dotCols2Q8_0x4PaddedAVX2(w, x0, x1 *byte, nb, nrows int, o0, o1 *float32)
-TEXT ·dotCols2Q8_0x4PaddedAVX2(SB), NOSPLIT, $0-56
-	MOVQ w+0(FP), SI
-	MOVQ nrows+32(FP), R12
-	SHRQ $2, R12
-	JZ apend
-	MOVQ o0+40(FP), R13
-	MOVQ o1+48(FP), R14
-apgroup:
-	MOVQ x0+8(FP), R8
-	MOVQ x1+16(FP), R9
-	MOVQ nb+24(FP), CX
-	MOVQ CX, R10
-	SHLQ $6, R10
-	LEAQ (R8)(R10*1), R11
-	ADDQ R9, R10
-	XCHGQ R10, R11
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-apblock:
-	VMOVDQU (R8), Y0
-	VMOVDQU (R9), Y1
-	VCVTPH2PS (SI), X2
-	VBROADCASTSS (R10), X3
-	VMULPS X3, X2, X3
-	VINSERTF128 $1, X3, Y3, Y6
-	VBROADCASTSS (R11), X4
-	VMULPS X4, X2, X4
-	VINSERTF128 $1, X4, Y4, Y7
-	APROW(0, Y8, Y9)
-	APROW(1, Y10, Y11)
-	APROW(2, Y12, Y13)
-	APROW(3, Y14, Y15)
-	ADDQ $64, R8
-	ADDQ $64, R9
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ $160, SI
-	DECQ CX
-	JNZ apblock
-	C2STORE(Y8, X8, R13, 0)
-	C2STORE(Y9, X9, R14, 0)
-	C2STORE(Y10, X10, R13, 4)
-	C2STORE(Y11, X11, R14, 4)
-	C2STORE(Y12, X12, R13, 8)
-	C2STORE(Y13, X13, R14, 8)
-	C2STORE(Y14, X14, R13, 12)
-	C2STORE(Y15, X15, R14, 12)
-	ADDQ $16, R13
-	ADDQ $16, R14
-	DECQ R12
-	JNZ apgroup
-apend:
-	VZEROUPPER
-	RET
-
-// PROTOTYPE plain: GGUF layout, four row streams (as llamafile's gemm<4,2>), the old scheme.
-#define PLROW(R, k, ACC0, ACC1) \
-	VMOVDQU 2(R), Y2; \
-	VPSIGNB Y2, Y2, Y3; \
-	VPSIGNB Y2, Y0, Y4; \
-	VPMADDUBSW Y4, Y3, Y4; \
-	VPMADDWD Y6, Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VBROADCASTSS s-(32-4*k)(SP), Y5; \
-	VFMADD231PS Y4, Y5, ACC0; \
-	VPSIGNB Y2, Y1, Y4; \
-	VPMADDUBSW Y4, Y3, Y4; \
-	VPMADDWD Y6, Y4, Y4; \
-	VCVTDQ2PS Y4, Y4; \
-	VBROADCASTSS s-(16-4*k)(SP), Y5; \
-	VFMADD231PS Y4, Y5, ACC1
-
-// func dotCols2Q8_0PlainAVX2(w, a0, a1 *byte, nb, nrows int, o0, o1 *float32)
-TEXT ·dotCols2Q8_0PlainAVX2(SB), NOSPLIT, $32-56
-	MOVQ w+0(FP), SI
-	MOVQ nrows+32(FP), R12
-	SHRQ $2, R12
-	JZ plend
-	MOVQ o0+40(FP), R13
-	MOVQ o1+48(FP), R14
-	MOVQ nb+24(FP), BX
-	IMULQ $34, BX
-	VPCMPEQW Y6, Y6, Y6
-	VPSRLW $15, Y6, Y6
-plgroup:
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	MOVQ a0+8(FP), DI
-	MOVQ a1+16(FP), DX
-	MOVQ nb+24(FP), CX
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-plblock:
-	VMOVDQU 2(DI), Y0
-	VMOVDQU 2(DX), Y1
-	MOVWLZX (SI), AX
-	VMOVD AX, X2
-	MOVWLZX (R8), AX
-	VPINSRW $1, AX, X2, X2
-	MOVWLZX (R9), AX
-	VPINSRW $2, AX, X2, X2
-	MOVWLZX (R10), AX
-	VPINSRW $3, AX, X2, X2
-	VCVTPH2PS X2, X2
-	VPBROADCASTW (DI), X3
-	VCVTPH2PS X3, X3
-	VMULPS X3, X2, X3
-	VPBROADCASTW (DX), X4
-	VCVTPH2PS X4, X4
-	VMULPS X4, X2, X4
-	VMOVUPS X3, s-32(SP)
-	VMOVUPS X4, s-16(SP)
-	PLROW(SI, 0, Y8, Y9)
-	PLROW(R8, 1, Y10, Y11)
-	PLROW(R9, 2, Y12, Y13)
-	PLROW(R10, 3, Y14, Y15)
-	ADDQ $34, DI
-	ADDQ $34, DX
-	ADDQ $34, SI
-	ADDQ $34, R8
-	ADDQ $34, R9
-	ADDQ $34, R10
-	DECQ CX
-	JNZ plblock
-	MOVQ R10, SI
-	C2STORE(Y8, X8, R13, 0)
-	C2STORE(Y9, X9, R14, 0)
-	C2STORE(Y10, X10, R13, 4)
-	C2STORE(Y11, X11, R14, 4)
-	C2STORE(Y12, X12, R13, 8)
-	C2STORE(Y13, X13, R14, 8)
-	C2STORE(Y14, X14, R13, 12)
-	C2STORE(Y15, X15, R14, 12)
-	ADDQ $16, R13
-	ADDQ $16, R14
-	DECQ R12
-	JNZ plgroup
-plend:
 	VZEROUPPER
 	RET

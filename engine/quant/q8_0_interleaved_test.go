@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/emberllm/ember/engine/gguf"
@@ -31,8 +32,9 @@ func TestInterleaveQ8_0RoundTrip(t *testing.T) {
 
 // The interleaved products give dotQ8_0G's bits, row by row, for every
 // kernel this CPU has (the AVX2 and VNNI rows kernels, the VNNI
-// four-column and AVX2 two-column ones) and the pure-Go path: on random weight bytes (every
-// int8, -128 included) and on quantized floats, one to three groups.
+// four-column and AVX2 two-column ones) and the pure-Go path: on random
+// weight bytes (every int8, -128 included: the AVX2 two-column kernel
+// declines them) and on quantized floats, one to three groups.
 func TestInterleavedQ8_0Dot(t *testing.T) {
 	type rowsFn func(w, a *byte, nb, nrows int, out *float32)
 	kernels := map[string]rowsFn{}
@@ -52,7 +54,7 @@ func TestInterleavedQ8_0Dot(t *testing.T) {
 					w = quantizedWeights(r, gguf.Q8_0, nrows, n)
 				}
 				iw := make([]byte, len(w))
-				InterleaveQ8_0(iw, w, nrows, n)
+				full := InterleaveQ8_0(iw, w, nrows, n)
 				var acts, auxs [Cols][]byte
 				for c := range acts {
 					acts[c] = make([]byte, ActType(gguf.Q8_0).RowBytes(n))
@@ -88,11 +90,13 @@ func TestInterleavedQ8_0Dot(t *testing.T) {
 				for c := range outs {
 					outs[c] = make([]float32, nrows)
 				}
-				VecDotColsQ8_0x4(gguf.Q8_0, iw, nrows, acts, auxs, n, outs)
-				for c := range outs {
-					check("cols", c, outs[c])
+				if ColsQ8_0x4(full) {
+					VecDotColsQ8_0x4(gguf.Q8_0, iw, nrows, acts, auxs, n, outs)
+					for c := range outs {
+						check("cols", c, outs[c])
+					}
 				}
-				// Without side data: the AVX2 two-column kernel.
+				// Without side data: the rows kernel, column by column.
 				for c := range outs {
 					outs[c] = make([]float32, nrows)
 				}
@@ -103,5 +107,31 @@ func TestInterleavedQ8_0Dot(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d sums bitwise equal; kernels here: rows %v, VNNI %v, columns %v", checked, q80x4.rows, q80x4.vnni, q80x4.cols)
+	t.Logf("%d sums bitwise equal; kernels here: rows %v, VNNI %v, four columns %v, two columns %v", checked, q80x4.rows, q80x4.vnni, q80x4.cols, q80x4.cols2)
+}
+
+// InterleaveQ8_0 reports a -128 quant wherever in a block it sits, and
+// never a scale byte of 0x80.
+func TestInterleaveQ8_0FullRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 3))
+	const nrows, n = 8, 96
+	w := quantizedWeights(r, gguf.Q8_0, nrows, n)
+	iw := make([]byte, len(w))
+	if InterleaveQ8_0(iw, w, nrows, n) {
+		t.Fatal("quantized floats reported a -128 quant")
+	}
+	for b := 0; b < len(w)/34; b++ {
+		w[34*b+1] = 0x80 // a scale's high byte
+	}
+	if InterleaveQ8_0(iw, w, nrows, n) {
+		t.Fatal("a scale byte of 0x80 reported as a -128 quant")
+	}
+	for j := 0; j < 32; j++ {
+		x := slices.Clone(w)
+		blk := 34 * (j % (len(w) / 34))
+		x[blk+2+j] = 0x80
+		if !InterleaveQ8_0(iw, x, nrows, n) {
+			t.Fatalf("a -128 at quant %d of block %d not reported", j, blk/34)
+		}
+	}
 }

@@ -16,10 +16,13 @@ type buffer struct {
 	data     []byte
 	readOnly bool
 	owner    *Backend
-	// interleaved marks a Q4_0 weight stored in quant's interleaved
-	// layout (weights_interleaved.go): data is not in GGUF order and only
+	// interleaved marks a weight stored in one of quant's interleaved
+	// layouts (weights_interleaved.go): data is not in GGUF order and only
 	// the ops that know the layout may read it.
 	interleaved *plainCopy
+	// fullRange: an interleaved Q8_0 weight holds a -128 quant, which
+	// only some of its multi-column kernels take (quant.ColsQ8_0x4).
+	fullRange bool
 }
 
 func (b *buffer) Type() gpu.Type { return b.typ }

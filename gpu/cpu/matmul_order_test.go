@@ -17,11 +17,13 @@ import (
 // time by a multi-column kernel must sum exactly as the one-token product
 // llama.cpp would run for them, for row counts in and out of eights and
 // token counts leaving every tail; float weights with it, in llamafile's
-// order where rows come in fours. (Q4_0 weights are interleaved at
+// order where rows come in fours; Q8_0, interleaved at load, with and
+// without -128 quants. (Q4_0 weights are interleaved at
 // load and summed in that layout's own order, not RowsKernel's.)
 func TestMatMulSumsAsRowsKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 3))
-	for _, wt := range []gguf.TensorType{gguf.Q4_K, gguf.Q6_K, gguf.F32, gguf.F16} {
+	for _, wc := range orderCases {
+		wt := wc.wt
 		for _, N := range []int{64, 72, 67, 40} {
 			for _, T := range []int{4, 9, 10, 11} {
 				K := 3 * 256
@@ -34,6 +36,9 @@ func TestMatMulSumsAsRowsKernel(t *testing.T) {
 				wq := make([]byte, wt.RowBytes(K)*N)
 				if err := quant.Quantize(wt, w, wq); err != nil {
 					t.Fatal(err)
+				}
+				if wc.fullRange {
+					minQuants(wq, K)
 				}
 				wb, err := be.Weight("w", wt, gpu.Shape4(K, N), wq)
 				if err != nil {
@@ -70,7 +75,7 @@ func TestMatMulSumsAsRowsKernel(t *testing.T) {
 					quant.RowsKernel(wt, true, N, T, tok)(wt, wq, N, act, K, want)
 					for n := range want {
 						if g := binary.LittleEndian.Uint32(got[4*(tok*N+n):]); g != math.Float32bits(want[n]) {
-							t.Errorf("%s N=%d T=%d token %d row %d: %g, one token at a time %g", wt, N, T, tok, n, math.Float32frombits(g), want[n])
+							t.Errorf("%s N=%d T=%d token %d row %d: %g, one token at a time %g", wc, N, T, tok, n, math.Float32frombits(g), want[n])
 						}
 					}
 				}
@@ -84,7 +89,8 @@ func TestMatMulSumsAsRowsKernel(t *testing.T) {
 // may serve them only where it sums as that one-token product.
 func TestMatMulIDSumsAsRowsKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 4))
-	for _, wt := range []gguf.TensorType{gguf.Q4_K, gguf.Q6_K, gguf.F32, gguf.F16} {
+	for _, wc := range orderCases {
+		wt := wc.wt
 		for _, N := range []int{64, 67} {
 			const K, E, S, T = 512, 3, 2, 9
 			be := cpu.New(2)
@@ -96,6 +102,9 @@ func TestMatMulIDSumsAsRowsKernel(t *testing.T) {
 			wq := make([]byte, wt.RowBytes(K)*N*E)
 			if err := quant.Quantize(wt, w, wq); err != nil {
 				t.Fatal(err)
+			}
+			if wc.fullRange {
+				minQuants(wq, K)
 			}
 			wb, err := be.Weight("w", wt, gpu.Shape4(K, N, E), wq)
 			if err != nil {
@@ -138,11 +147,40 @@ func TestMatMulIDSumsAsRowsKernel(t *testing.T) {
 					quant.RowsKernel(wt, true, N, 1, 0)(wt, wq[s*rb:(s+1)*rb], N, act, K, want)
 					for n := range want {
 						if g := binary.LittleEndian.Uint32(got[4*((tok*S+s)*N+n):]); g != math.Float32bits(want[n]) {
-							t.Errorf("%s N=%d token %d expert %d row %d: %g, one token at a time %g", wt, N, tok, s, n, math.Float32frombits(g), want[n])
+							t.Errorf("%s N=%d token %d expert %d row %d: %g, one token at a time %g", wc, N, tok, s, n, math.Float32frombits(g), want[n])
 						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// orderCases are the weights the order tests multiply by: Q8_0 also
+// with -128 quants, which llama.cpp's quantizer never writes but a file
+// may hold, and which the AVX2 multi-column kernel cannot take (the
+// backend must then take one token at a time, with the same sums).
+var orderCases = []orderCase{{gguf.Q4_K, false}, {gguf.Q6_K, false}, {gguf.F32, false}, {gguf.F16, false},
+	{gguf.Q8_0, false}, {gguf.Q8_0, true}}
+
+type orderCase struct {
+	wt        gguf.TensorType
+	fullRange bool
+}
+
+func (c orderCase) String() string {
+	if c.fullRange {
+		return c.wt.String() + " with -128 quants"
+	}
+	return c.wt.String()
+}
+
+// minQuants sets every fifth quant of the Q8_0 rows wq (n values a row)
+// to -128, the scales left alone.
+func minQuants(wq []byte, n int) {
+	for b := 0; b < len(wq)/34; b++ {
+		for j := b % 5; j < 32; j += 5 {
+			wq[34*b+2+j] = 0x80
 		}
 	}
 }

@@ -26,6 +26,10 @@ type quantKey struct {
 	// tiles for interleaved Q4_0 (ops_matmul_interleaved.go), of one
 	// column each with ones
 	tiled, ones bool
+	// side: the weight type whose side data (quant.ColAux) follows the
+	// rows, if any: types sharing an activation type make different side
+	// data (Q4_0's sums, Q8_0's values).
+	side gguf.TensorType
 }
 
 type quantEntry struct {
@@ -52,10 +56,13 @@ func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (r ref, act, 
 	}
 	root := in.Root()
 	key := quantKey{in: in, at: at}
-	cols := in.Rows() >= quant.Cols && quant.ColsSupported(wt)
+	cols := in.Rows() >= quant.Cols && quant.ColsAux(wt)
 	xb := 0
 	if cols {
 		xb = quant.ColAuxBytes(wt, K)
+	}
+	if xb > 0 {
+		key.side = wt
 	}
 	e := c.quants[key]
 	if e == nil || e.version != c.version[root] || (cols && !e.aux) {
@@ -189,7 +196,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	// the side data its kernel reads (F32 activations need none).
 	cols := B == 1 && (auxFn != nil || quant.ColAuxBytes(wt, K) == 0) && quant.ColsFor(wt, true, N, batch)
 	if x4 {
-		cols = quant.ColsQ8_0x4() // same sums as its rows kernel, side data or not
+		cols = colsQ8_0x4(o.W) && auxFn != nil // same sums as its rows kernel
 	}
 	chunk := chunkFor(N, c.nth, rowBlock)
 	if x4 {

@@ -74,7 +74,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		// Four tokens at once only where that sums as dotRows does.
 		cols := auxFn != nil && quant.ColsFor(wt, true, N, 1)
 		if x4 {
-			cols = quant.ColsQ8_0x4() // side data or not
+			cols = colsQ8_0x4(o.W) && auxFn != nil
 		}
 		if cols && auxFn != nil {
 			aux = auxFn()

@@ -44,10 +44,11 @@ func matrixBytes(typ gpu.Type, shape [4]int) int {
 func interleavedWeight(b *Backend, name string, typ gpu.Type, shape [4]int, data []byte) *buffer {
 	mb, src := matrixBytes(typ, shape), typ.RowBytes(shape[0])*shape[1]
 	c := weightBytes(shape[2] * mb)
+	full := false
 	for e := 0; e < shape[2]; e++ {
-		quant.Interleave(typ, c[e*mb:(e+1)*mb], data[e*src:(e+1)*src], shape[1], shape[0])
+		full = quant.Interleave(typ, c[e*mb:(e+1)*mb], data[e*src:(e+1)*src], shape[1], shape[0]) || full
 	}
-	return &buffer{name: name, typ: typ, shape: shape, data: c, readOnly: true, owner: b, interleaved: &plainCopy{}}
+	return &buffer{name: name, typ: typ, shape: shape, data: c, readOnly: true, owner: b, interleaved: &plainCopy{}, fullRange: full}
 }
 
 // plainCopy is an interleaved weight's bytes in GGUF order, made on first
@@ -85,6 +86,12 @@ func (b *buffer) readInterleaved(off int, dst []byte) {
 		k := copy(dst, row[off%rb:])
 		dst, off = dst[k:], off+k
 	}
+}
+
+// colsQ8_0x4 reports whether products by the interleaved Q8_0 weight t
+// take several tokens at once (quant.ColsQ8_0x4 of its range).
+func colsQ8_0x4(t *gpu.Tensor) bool {
+	return quant.ColsQ8_0x4(t.Root().Buf.(*buffer).fullRange)
 }
 
 // isInterleaved reports whether t is (a view of) an interleaved weight.
