@@ -40,10 +40,11 @@ type quantEntry struct {
 
 // activations returns the memory the product kernels read for input in
 // against weights of type wt, and a resolver giving column j's bytes
-// (j counts In's rows) once memory is planned. Where wt has a four-column
-// kernel and In has four columns or more, aux resolves each column's side
-// data (quant.ColAux, possibly none), kept after the activations in the
-// same scratch; otherwise aux is nil.
+// (j counts In's rows) once memory is planned. Where a multi-column
+// kernel for wt reads side data (quant.ColsAux: VecDotCols', or the
+// interleaved Q8_0 ones) and In has four columns or more, aux resolves each
+// column's side data (quant.ColAux, possibly none), kept after the
+// activations in the same scratch; otherwise aux is nil.
 func (c *compiler) activations(in *gpu.Tensor, wt gguf.TensorType) (r ref, act, aux func() func(j int) []byte) {
 	at := quant.ActType(wt)
 	K := in.Shape[0]
