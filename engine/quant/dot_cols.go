@@ -131,14 +131,15 @@ func ColAux(w gguf.TensorType, act []byte, b0, b1 int, aux []byte) {
 		}
 		// The AVX2 kernel (no VNNI) takes |a| as its unsigned operand
 		// and a itself as the sign source; VNNI takes a+128.
-		abs := q80x4.cols2
 		for b := b0; b < b1; b++ {
 			blk := act[q80Bytes*b : q80Bytes*(b+1)]
 			u := aux[32*b : 32*(b+1)]
-			for j := range u {
-				if abs {
+			if q80x4.cols2 {
+				for j := range u {
 					u[j] = byte(absInt8(int8(blk[2+j])))
-				} else {
+				}
+			} else {
+				for j := range u {
 					u[j] = blk[2+j] ^ 0x80
 				}
 			}

@@ -124,7 +124,7 @@ func ColsQ8_0x4(fullRange bool) bool { return useAsm && (q80x4.cols || q80x4.col
 // column goes through the rows kernel; with it, the matrix must be one
 // ColsQ8_0x4 accepts.
 func VecDotColsQ8_0x4(w gguf.TensorType, rows []byte, nrows int, acts, auxs [Cols][]byte, n int, outs [Cols][]float32) {
-	if !useAsm || !(q80x4.cols || q80x4.cols2) || nrows == 0 || n == 0 {
+	if !ColsQ8_0x4(false) || nrows == 0 || n == 0 {
 		for c := range acts {
 			VecDotRowsQ8_0x4(w, rows, nrows, acts[c], n, outs[c])
 		}

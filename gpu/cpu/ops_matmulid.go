@@ -76,7 +76,7 @@ func (c *compiler) lowerMatMulID(o *gpu.MatMulID) error {
 		if x4 {
 			cols = colsQ8_0x4(o.W) && auxFn != nil
 		}
-		if cols && auxFn != nil {
+		if cols { // both ways need the side data
 			aux = auxFn()
 		}
 		col := func(st int) int { return inColumn(st, S, Sin) }
