@@ -49,11 +49,6 @@ func RepeatKernels(p gpu.Program, twice func(name string, groups int) bool) gpu.
 // can (on) or always into a product and a quantize_act dispatch.
 func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).set(fuseRoundingProducts, on) }
 
-// NormedProducts sets whether be compiles a decode step's RMSNorm and the
-// product reading it into rmsnorm_matmul_round where it can (on) or
-// always into their own dispatches.
-func NormedProducts(be gpu.Backend, on bool) { be.(*Backend).set(fuseNormedProducts, on) }
-
 // AttentionHeads sets whether be compiles a prefill's attention into
 // attention_heads where it can (on) or always into attention.
 func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).set(fuseAttentionHeads, on) }

@@ -14,9 +14,6 @@ const (
 	// fuseAttentionHeads: a prefill's four query heads of one key head in
 	// one workgroup (attention_heads.wgsl).
 	fuseAttentionHeads
-	// fuseNormedProducts: a decode step's RMSNorm and the one product
-	// reading it (ops_normed_product.go).
-	fuseNormedProducts
 )
 
 // fuses reports whether the compiler may use fusion f.

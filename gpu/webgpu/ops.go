@@ -102,9 +102,6 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 		}
 		w, has = o.Weight, true
 	}
-	if f := c.matchNormedProduct(o); f != nil {
-		return c.lowerNormedProduct(f)
-	}
 	p := rmsNormParams{N: n, D1: o.In.Shape[1], D2: o.In.Shape[2], Eps: o.Eps, HasWeight: has, In: li, Out: lo, Weight: lw}
 	// Workgroups of the rounding kernel share rows, so In must not be Out.
 	if mode, bs, ok := c.roundsNext(o.Out); ok && o.In.Root() != o.Out.Root() {
