@@ -186,7 +186,12 @@ func BenchmarkDecodeStep(b *testing.B) {
 	// between kernels, each in a pass of its own) and prints, per kernel
 	// file and workgroup count, the dispatches a step makes and their
 	// mean and total time, largest total first: the table llama.cpp's
-	// GGML_VK_PERF_LOGGER prints for its ops.
+	// GGML_VK_PERF_LOGGER prints for its ops. A kernel alone in its pass
+	// starts cold and waits out all its own latency, so the times
+	// overstate a latency-bound kernel's share of the queued step
+	// (GLM's decode kernels sum to about 2.5 times the queued step on an
+	// H100): what a kernel costs inside the step is twice-NAME's and
+	// without-NAME's difference from all-queued.
 	b.Run("timeline", func(b *testing.B) {
 		sum := map[shape]time.Duration{}
 		count := map[shape]int{}
