@@ -41,8 +41,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let T = pu(P_T);
     let tiles = (N + TM - 1u) / TM;
     let ttiles = (T + TT - 1u) / TT;
-    let n0 = (g % tiles) * TM;
-    let t0 = (g / tiles % ttiles) * TT;
+    // Token tiles fastest: the workgroups that run side by side read the
+    // same row tile's weights, so its reads after the first come from L2
+    // rather than memory (each row tile is read once per token tile).
+    let n0 = (g / ttiles % tiles) * TM;
+    let t0 = (g % ttiles) * TT;
     let b = g / (tiles * ttiles);
     // The grid may hold a few workgroups past the last tile (it spills into
     // y): the whole workgroup leaves, so barriers stay uniform.
