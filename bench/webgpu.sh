@@ -14,11 +14,17 @@
 #
 # MODELS lists shape/type pairs; P, N, R are prompt tokens, generated tokens
 # and repetitions; DEPTH (0) the context both tools' tests follow (-d: at 0
-# both decode from an empty context, as llama-bench's tg does); WORK holds the synthetic files (DROP=1 deletes each after
-# its run). llama-bench runs twice a file, before and after ember, and the
-# faster run of each test is its figure (both are kept in RESULTS): on the
-# H100 its first run of a file has come out at a third of its second, the
-# same device and matrix cores (bench/JOURNAL.md, 2026-11-26).
+# both decode from an empty context, as llama-bench's tg does); WORK holds
+# the synthetic files (DROP=1 deletes each after its run). Each file runs
+# ROUNDS (3) rounds; a round runs each tool's prefill test and its decode
+# test as invocations of their own (llama-bench -p P -n 0, then -p 0 -n N;
+# ember bench -p P -n 1, then -p 16 -n N), the tool that goes first
+# swapped from round to round, and a test's figure is the median of its
+# rounds (every run is kept in RESULTS). On the H100, llama-bench's first
+# run of a file has come out at a third of its later ones (idle clocks),
+# and its decode right after its own prefill test slower than alone
+# (bench/JOURNAL.md, 2026-11-26 and the twentieth session): neither tool
+# gets the warm slot every round, and neither decodes behind a prefill.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,37 +71,66 @@ LLAMA_CUDA=${LLAMA_CUDA:-}
 RESULTS=${RESULTS:-$(mktemp)}
 mkdir -p "$WORK"
 
-# llama-bench's JSON: tok/s of its prompt test and of its generation test.
+ROUNDS=${ROUNDS:-3}
+
+# llama prints llama-bench's tok/s for one test: pp (prompt only) or tg
+# (generation only).
 llama() {
-  "$1" -m "$2" -p "$P" -n "$N" -d "${DEPTH:-0}" -r "$R" -ngl 99 -o json 2>/dev/null | python3 -c '
-import json, sys
-t = {"pp": 0, "tg": 0}
-for x in json.load(sys.stdin):
-    t["pp" if x["n_prompt"] else "tg"] = x["avg_ts"]
-print(json.dumps(t))'
+  local args=(-p "$P" -n 0)
+  [ "$3" = pp ] || args=(-p 0 -n "$N")
+  "$1" -m "$2" "${args[@]}" -d "${DEPTH:-0}" -r "$R" -ngl 99 -o json 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["avg_ts"])'
 }
 
-# faster is two runs of llama's JSON as one: each test's faster run, and
-# both runs.
-faster() {
+# ember prints ember bench's JSON for one test: pp (its prefill_mean is
+# the figure) or tg (decode_mean, after a 16-token prompt).
+ember() {
+  local args=(-p "$P" -n 1)
+  [ "$2" = pp ] || args=(-p 16 -n "$N")
+  "$EMBER" bench --backend webgpu --model "$1" "${args[@]}" -d "${DEPTH:-0}" -r "$R" --json | tail -1
+}
+
+# round runs one round of every tool on file $1, ember first when $2 is 1,
+# and prints its line of results.
+round() {
+  local e_pp e_tg v_pp v_tg c_pp=0 c_tg=0
+  if [ "$2" = 1 ]; then
+    e_pp=$(ember "$1" pp); e_tg=$(ember "$1" tg)
+  fi
+  v_pp=$(llama "$LLAMA_VULKAN" "$1" pp); v_tg=$(llama "$LLAMA_VULKAN" "$1" tg)
+  if [ -n "$LLAMA_CUDA" ]; then
+    c_pp=$(llama "$LLAMA_CUDA" "$1" pp); c_tg=$(llama "$LLAMA_CUDA" "$1" tg)
+  fi
+  if [ "$2" != 1 ]; then
+    e_pp=$(ember "$1" pp); e_tg=$(ember "$1" tg)
+  fi
+  echo "{\"ember_pp\": $e_pp, \"ember_tg\": $e_tg, \"vulkan\": {\"pp\": $v_pp, \"tg\": $v_tg}, \"cuda\": {\"pp\": $c_pp, \"tg\": $c_tg}}"
+}
+
+# medians folds a file's rounds (one JSON line each on stdin) into its
+# RESULTS line: each tool's median of each test, and every round.
+medians() {
   python3 -c '
-import json, sys
-a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-print(json.dumps({"pp": max(a["pp"], b["pp"]), "tg": max(a["tg"], b["tg"]), "runs": [a, b]}))' "$1" "$2"
+import json, statistics, sys
+rounds = [json.loads(l) for l in sys.stdin if l.strip()]
+med = lambda xs: statistics.median(xs) if all(xs) else 0
+e = dict(rounds[-1]["ember_tg"])
+e["prefill_mean"] = med([r["ember_pp"]["prefill_mean"] for r in rounds])
+e["decode_mean"] = med([r["ember_tg"]["decode_mean"] for r in rounds])
+out = {"model": sys.argv[1], "ember": e, "rounds": rounds}
+for tool in ("vulkan", "cuda"):
+    t = {k: med([r[tool][k] for r in rounds]) for k in ("pp", "tg")}
+    out[tool] = t if t["pp"] else {}
+print(json.dumps(out))' "$1"
 }
 
 for m in $MODELS; do
   shape=${m%/*}; type=${m#*/}
   file="$WORK/${shape//:/-}-$type.gguf"
   [ -f "$file" ] || "$EMBER" synth --shape "$shape" --type "$type" --seed 1 -o "$file" >&2
-  v1=$(llama "$LLAMA_VULKAN" "$file")
-  c1='{}'
-  [ -z "$LLAMA_CUDA" ] || c1=$(llama "$LLAMA_CUDA" "$file")
-  e=$("$EMBER" bench --backend webgpu --model "$file" -p "$P" -n "$N" -d "${DEPTH:-0}" -r "$R" --json)
-  v=$(faster "$v1" "$(llama "$LLAMA_VULKAN" "$file")")
-  c='{}'
-  [ -z "$LLAMA_CUDA" ] || c=$(faster "$c1" "$(llama "$LLAMA_CUDA" "$file")")
-  echo "{\"model\": \"$m\", \"ember\": $e, \"vulkan\": $v, \"cuda\": $c}" >> "$RESULTS"
+  for r in $(seq 1 "$ROUNDS"); do
+    round "$file" $((r % 2 == 0))
+  done | medians "$m" >> "$RESULTS"
   [ -z "${DROP:-}" ] || rm -f "$file"
 done
 table "$RESULTS"
