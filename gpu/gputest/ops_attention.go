@@ -189,11 +189,16 @@ func testAttention(t *testing.T, be gpu.Backend) {
 		{"mla576-decode", 576, 512, 2, 1, true, 1, 21},
 		{"mla576", 576, 512, 2, 1, true, 3, 9},
 		{"mha250-decode", 250, 250, 2, 2, false, 1, 13},
+		// Long contexts: every thread of WebGPU's 256-thread values pass
+		// takes several rows, and 1100 rows pass its chunk of 1024
+		// weights (the other cases stop at 40 rows).
+		{"mha64-decode-900", 64, 64, 2, 2, false, 1, 899},
+		{"mla576-decode-1100", 576, 512, 2, 1, true, 1, 1099},
 	}
 	for ci, c := range cases {
 		for _, typ := range []gguf.TensorType{gguf.F32, gguf.F16} {
 			t.Run(name(c.name, "/", typ), func(t *testing.T) {
-				const ctx = 40
+				ctx := max(40, c.pos+c.T)
 				e := newEnv(t, be, uint64(ci)*7+uint64(typ), c.T)
 				// Q as a strided view: heads of DK values in rows of DK+8.
 				qs := c.DK + 8
