@@ -29,13 +29,6 @@ const VSTEP = WG / COLS; // rows apart that one thread sums
 @group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
 var<workgroup> vpart: array<vec2<f32>, 256>;
-
-// score_at is score j of the row starting at r, or the lowest float past
-// the n scores (it leaves the maximum alone).
-fn score_at(r: u32, j: u32, n: u32) -> f32 {
-    if (j >= n) { return -3.4e38; }
-    return SC[r + j];
-}
 var<workgroup> slice_scales: vec3<f32>;
 
 @compute @workgroup_size(256)
@@ -54,28 +47,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let t = tl + pu(P_T0);
     let n = tok_pos(t) + 1u;
     let row = ht * pu(P_CHUNKS) * SCH;
-    // A thread's first four scores (every score up to 4·WG rows) are read
-    // once and exponentiated once, for the maximum, the sum and the
-    // weights: each pass over them from SC was a wait on memory, and a
-    // decode step's attention waits on little else. The sums keep their
-    // order, so the weights are the same bits.
-    let s0 = score_at(row, li, n);
-    let s1 = score_at(row, li + WG, n);
-    let s2 = score_at(row, li + 2u * WG, n);
-    let s3 = score_at(row, li + 3u * WG, n);
-    var m = max(max(s0, s1), max(s2, s3));
-    for (var j = li + 4u * WG; j < n; j += WG) { m = max(m, SC[row + j]); }
+    var m = -3.4e38;
+    for (var j = li; j < n; j += WG) { m = max(m, SC[row + j]); }
     m = reduce_max(li, m);
-    let e0 = expf(s0 - m);
-    let e1 = expf(s1 - m);
-    let e2 = expf(s2 - m);
-    let e3 = expf(s3 - m);
     var l = 0.0;
-    if (li < n) { l += e0; }
-    if (li + WG < n) { l += e1; }
-    if (li + 2u * WG < n) { l += e2; }
-    if (li + 3u * WG < n) { l += e3; }
-    for (var j = li + 4u * WG; j < n; j += WG) { l += expf(SC[row + j] - m); }
+    for (var j = li; j < n; j += WG) { l += expf(SC[row + j] - m); }
     let inv = 1.0 / reduce_sum(li, l);
     let vbase = tok_base(t) * pu(P_VALUE_STRIDE) + (h / (H / pu(P_HKV))) * pu(P_VALUE_HEAD);
     let col = li % COLS;
@@ -85,13 +61,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var c0 = 0u; c0 < n; c0 += CHUNK) {
         let cn = min(CHUNK, n - c0);
         for (var j = li; j < cn; j += WG) {
-            var e = 0.0;
-            if (c0 + j < 4u * WG) {
-                e = select(select(e2, e3, j >= 3u * WG), select(e0, e1, j >= WG), j < 2u * WG);
-            } else {
-                e = expf(SC[row + c0 + j] - m);
-            }
-            var p = e * inv;
+            var p = expf(SC[row + c0 + j] - m) * inv;
             if (HALF_CACHE) { p = half(p); }
             w[j] = p;
         }
