@@ -160,27 +160,8 @@ func BenchmarkDecodeStep(b *testing.B) {
 			if c.name != "all" {
 				wait = 8
 			}
-			// A b.N loop, not b.Loop: b.Loop stops the timer when it ends,
-			// which left the steps queued after the last wait untimed
-			// (a fifth of the steps at -benchtime 10x or 20x).
 			b.ResetTimer()
-			var host time.Duration
-			for i := range b.N {
-				t0 := time.Now()
-				if err := p.Run(params); err != nil {
-					b.Fatal(err)
-				}
-				host += time.Since(t0)
-				if (i+1)%wait == 0 {
-					if err := be.Sync(); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			if err := be.Sync(); err != nil {
-				b.Fatal(err)
-			}
-			b.StopTimer()
+			host := timeSteps(b, be, p, params, wait)
 			b.ReportMetric(float64(p.Kernels()), "kernels")
 			b.ReportMetric(float64(host.Microseconds())/float64(b.N), "host-µs/op")
 		})
@@ -233,19 +214,31 @@ func BenchmarkDecodeStep(b *testing.B) {
 	// encoding and the device's work rather than their sum.
 	b.Run("all-queued", func(b *testing.B) {
 		b.SetBytes(m.DecodeBytes())
-		// The wait for the last steps is timed (a b.N loop: see above).
-		for i := range b.N {
-			if err := st.Program.Run(params); err != nil {
-				b.Fatal(err)
-			}
-			if (i+1)%8 == 0 {
-				if err := be.Sync(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		if err := be.Sync(); err != nil {
+		timeSteps(b, be, st.Program, params, 8)
+	})
+}
+
+// timeSteps runs p b.N times, waiting for the device after every wait
+// steps and once at the end, and returns the host's time in Run (encoding
+// and submitting). A b.N loop rather than b.Loop, whose timer stops when it
+// ends: the steps queued after the last wait inside it went untimed (a
+// fifth of them at -benchtime 10x or 20x).
+func timeSteps(b *testing.B, be gpu.Backend, p gpu.Program, params gpu.Params, wait int) time.Duration {
+	var host time.Duration
+	for i := range b.N {
+		t0 := time.Now()
+		if err := p.Run(params); err != nil {
 			b.Fatal(err)
 		}
-	})
+		host += time.Since(t0)
+		if (i+1)%wait == 0 {
+			if err := be.Sync(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := be.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	return host
 }
