@@ -14,9 +14,6 @@
 @group(0) @binding(4) var<storage, read_write> O: array<f32>;
 @group(0) @binding(5) var<storage, read_write> Y: array<u32>;
 
-// The norm's input, for rms_scale.
-fn norm_in(i: u32, i1: u32, i2: u32, i3: u32) -> f32 { return X[at(P_IN, i, i1, i2, i3)]; }
-
 const NT = 256u;
 
 @compute @workgroup_size(NT)

@@ -53,11 +53,6 @@ func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).set(fuseRoundingP
 // attention_heads where it can (on) or always into attention.
 func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).set(fuseAttentionHeads, on) }
 
-// NormTails sets whether be compiles a decode product with the residual
-// add followed by an RMSNorm into matmul_norm where it can (on) or always
-// into a product and an rmsnorm_round dispatch.
-func NormTails(be gpu.Backend, on bool) { be.(*Backend).set(fuseNormTail, on) }
-
 // GridLimit makes be spread every dispatch of more than n workgroups over
 // x and y, as it does past 65535, so that a small grid has surplus
 // workgroups (those past the dispatch's count in its last row).

@@ -14,9 +14,6 @@ const (
 	// fuseAttentionHeads: a prefill's four query heads of one key head in
 	// one workgroup (attention_heads.wgsl).
 	fuseAttentionHeads
-	// fuseNormTail: a decode product with the residual add whose last
-	// workgroup also computes the RMSNorm after it (ops_norm_tail.go).
-	fuseNormTail
 )
 
 // fuses reports whether the compiler may use fusion f.

@@ -131,17 +131,11 @@ func (c *compiler) lowerRMSNorm(o *gpu.RMSNorm) error {
 // experts' {K, 1, T} view of it), and with what rounding: what
 // quantize_act would do before it.
 func (c *compiler) roundsNext(t *gpu.Tensor) (mode, bs int, ok bool) {
-	return c.roundsNextIn(c.rest, t)
-}
-
-// roundsNextIn is roundsNext over ops rather than the ops after the one
-// being lowered.
-func (c *compiler) roundsNextIn(ops []gpu.Op, t *gpu.Tensor) (mode, bs int, ok bool) {
 	if t.Kind != gpu.Activation || t.Shape[2] != 1 || t.Shape[3] != 1 || !t.Contiguous() {
 		return 0, 0, false
 	}
 	same := func(in *gpu.Tensor) bool { return roundKeyOf(in, 0, 1) == roundKeyOf(t, 0, 1) }
-	for _, op := range ops {
+	for _, op := range c.rest {
 		for _, in := range op.Inputs() {
 			if in.Root() != t.Root() {
 				continue
@@ -302,12 +296,6 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		}
 	}
 	le, lf, lg := lx[0], lx[1], lx[2]
-	if kernel == "matmul" && kind == epiAdd && B == 1 && T == 1 && len(parts) == 1 {
-		if n, mode, bs := c.normAfter(o, in, out, c.fused); n != nil {
-			p := matmulParams{productParams: productParams{K, N, B, T, rb, li, lo}, Epilogue: kind, E: le, F: lf, G: lg, Base: parts[0].base}
-			return c.lowerNormTail(o, n, mode, bs, p, dec, in, other, out, parts[0])
-		}
-	}
 	if kernel == "matmul" && kind == epiNone {
 		if r := c.roundingProduct(o.Out, lo, N, B, T, len(parts), 0); r != nil {
 			return c.lowerRoundingProduct(o, r, in, li, lo, dec, K, N, B, rb, parts[0])
