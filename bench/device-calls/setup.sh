@@ -1,0 +1,34 @@
+# Sourced by a device call's script (bench/device-calls/run-*.sh) from the
+# repository root: the Vulkan loader from the carried Debian packages
+# (.gl, which the lent machine lacks) and NVIDIA's ICD, then two helpers.
+#
+#   . bench/device-calls/setup.sh
+#   models 40 glm=glm-4.7-flash/Q4_0 8b=llama3.1:8b/Q4_0   # $W/glm.gguf, $W/8b.gguf
+#
+# models writes synthetic models side by side with the ember binary in
+# $EMBER (default /tmp/d/ember) and waits for them all. It writes them to
+# /dev/shm when that has room for the GB its first argument names and 16
+# more: the device's disk took 40-140 s a call for these files at about
+# 250 MB/s, where writing them is about 15 s of work on its 16 cores
+# (2026-11-28 journal). Else to /tmp/m. $W is where they went.
+for f in .gl/*.deb; do dpkg -x "$f" / ; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+
+models() {
+  local need=$1; shift
+  local avail
+  avail=$(df -BG --output=avail /dev/shm 2>/dev/null | tail -1 | tr -dc 0-9)
+  if [ -n "$avail" ] && [ "$avail" -ge $((need + 16)) ]; then W=/dev/shm/m; else W=/tmp/m; fi
+  mkdir -p "$W"
+  local t0=$SECONDS pids=() spec name shape type
+  for spec in "$@"; do
+    name=${spec%%=*}; shape=${spec#*=}; type=${shape##*/}; shape=${shape%/*}
+    "${EMBER:-/tmp/d/ember}" synth --shape "$shape" --type "$type" --seed 1 -o "$W/$name.gguf" >/dev/null 2>&1 &
+    pids+=($!)
+  done
+  local p rc=0
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  echo "models: $* in $W (/dev/shm had ${avail:-?} GB free), $((SECONDS - t0)) s"
+  return $rc
+}
