@@ -57,6 +57,8 @@ type compiler struct {
 	op gpu.Op
 	// scratch is the attention scores' memory, one for every layer.
 	scratch *gpu.Tensor
+	// done is the count matmul_route's workgroups keep (ops_route_tail.go).
+	done *gpu.Tensor
 	// unrounded is what attention_values binds as its rounded copy where
 	// it writes none: a word of its own, since Out is of another type.
 	unrounded *gpu.Tensor

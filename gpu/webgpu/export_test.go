@@ -53,6 +53,11 @@ func RoundingProducts(be gpu.Backend, on bool) { be.(*Backend).set(fuseRoundingP
 // attention_heads where it can (on) or always into attention.
 func AttentionHeads(be gpu.Backend, on bool) { be.(*Backend).set(fuseAttentionHeads, on) }
 
+// RouteTails sets whether be compiles a decode step's router product and
+// the route after it into matmul_route where it can (on) or always into a
+// product and a route dispatch.
+func RouteTails(be gpu.Backend, on bool) { be.(*Backend).set(fuseRouteTail, on) }
+
 // GridLimit makes be spread every dispatch of more than n workgroups over
 // x and y, as it does past 65535, so that a small grid has surplus
 // workgroups (those past the dispatch's count in its last row).

@@ -14,6 +14,9 @@ const (
 	// fuseAttentionHeads: a prefill's four query heads of one key head in
 	// one workgroup (attention_heads.wgsl).
 	fuseAttentionHeads
+	// fuseRouteTail: a decode step's router product whose last workgroup
+	// also chooses the experts (ops_route_tail.go).
+	fuseRouteTail
 )
 
 // fuses reports whether the compiler may use fusion f.

@@ -296,6 +296,12 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 		}
 	}
 	le, lf, lg := lx[0], lx[1], lx[2]
+	if kernel == "matmul" && kind == epiNone && B == 1 && T == 1 && len(parts) == 1 {
+		if r := c.routeAfter(o); r != nil {
+			p := matmulParams{productParams: productParams{K, N, B, T, rb, li, lo}, Base: parts[0].base}
+			return c.lowerRouteTail(o, r, p, dec, in, parts[0])
+		}
+	}
 	if kernel == "matmul" && kind == epiNone {
 		if r := c.roundingProduct(o.Out, lo, N, B, T, len(parts), 0); r != nil {
 			return c.lowerRoundingProduct(o, r, in, li, lo, dec, K, N, B, rb, parts[0])

@@ -210,6 +210,7 @@ var kernelParams = map[string]reflect.Type{
 	"matmul_tokens":            reflect.TypeFor[matmulParams](),
 	"matmul_tokens_wide":       reflect.TypeFor[matmulParams](),
 	"matmul_round":             reflect.TypeFor[matmulRoundParams](),
+	"matmul_route":             reflect.TypeFor[matmulRouteParams](),
 	"matmul_gate_up":           reflect.TypeFor[gateUpParams](),
 	"matmul_gate_up_round":     reflect.TypeFor[gateUpParams](),
 	"matmul_qkv":               reflect.TypeFor[qkvParams](),
