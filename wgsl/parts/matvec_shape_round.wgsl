@@ -4,9 +4,9 @@
 // dispatch workgroup holds ROWS·GROUPS = 32 rows, one whole block of
 // 8-bit rounding, and every value its scale comes from. Each group sums
 // as a workgroup of its own (a row's sums do not depend on ROWS), so the
-// products are matmul's bit for bit. Four rows a group keep the workgroup
+// products are matmul's bit for bit. Two rows a group keep the workgroup
 // at 512 threads: 1024 left whole SMs idle at the end of a product.
-const ROWS = 4u;
-const WG = 64u;
-const GROUPS = 8u;
+const ROWS = 2u;
+const WG = 32u;
+const GROUPS = 16u;
 const THREADS = WG * GROUPS;

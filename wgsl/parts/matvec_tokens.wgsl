@@ -14,7 +14,7 @@
 //!use tokens_shape
 const_assert TOKENS == 4u || TOKENS == 8u;
 const ROWS = WROWS * TOKENS;
-const WG = 64u;
+const WG = 32u;
 const GROUPS = 1u;
 const THREADS = WG * GROUPS;
 
