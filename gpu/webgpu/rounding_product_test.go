@@ -4,7 +4,6 @@ package webgpu_test
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -144,40 +143,15 @@ func roundingGateUp(t *testing.T, be gpu.Backend, gt, dt gguf.TensorType) {
 // logit as it was, bit for bit, in fewer kernels. (qwen3moe, with no
 // shared expert, takes none of them.)
 func TestRoundingProductsInModels(t *testing.T) {
-	dir := t.TempDir()
-	prompt := randomPrompt(23, 4)
 	be := open(t)
 	defer be.Close()
-	for i, c := range []struct {
-		shape string
-		arch  synth.Arch
-		typ   string
-	}{
+	fusionKeepsLogits(t, be, []tinyModel{
 		{"tiny", synth.Llama, "Q5_0"},
 		{"tiny", synth.Qwen3, "F16"},
 		{"tiny", synth.DeepSeek2, "Q8_0"},
 		{"tiny-glm", "", "Q4_0"},
 		{"tiny-lite", "", "Q5_1"},
-	} {
-		t.Run(fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ), func(t *testing.T) {
-			path := writeTiny(t, dir, c.shape, c.arch, c.typ, uint64(70+i))
-			webgpu.RoundingProducts(be, false)
-			apart, ka := decode(t, be, path, prompt, 8, nil), len(decodeKernels(t, be, path))
-			webgpu.RoundingProducts(be, true)
-			fused, kf := decode(t, be, path, prompt, 8, apart.Next), len(decodeKernels(t, be, path))
-			t.Logf("%d kernels a decode step, %d apart", kf, ka)
-			if kf >= ka {
-				t.Errorf("%d kernels a decode step with the rounding products, %d without: want fewer", kf, ka)
-			}
-			for k := range apart.Logits {
-				for j, v := range apart.Logits[k] {
-					if math.Float32bits(fused.Logits[k][j]) != math.Float32bits(v) {
-						t.Fatalf("step %d, logit %d: %g with the rounding products, %g without", k, j, fused.Logits[k][j], v)
-					}
-				}
-			}
-		})
-	}
+	}, randomPrompt(23, 4), 70, func(on bool) { webgpu.RoundingProducts(be, on) }, "the rounding products")
 }
 
 // The chosen experts' down products, weighted sum, shared expert's down

@@ -4,7 +4,6 @@ package webgpu_test
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -114,38 +113,13 @@ func routeTail(t *testing.T, be gpu.Backend, c routeCase) {
 // (qwen3moe, OLMoE, DeepSeek-V2-Lite's tiny shape), sigmoid with a
 // selection bias (GLM), and a shared expert beside the chosen.
 func TestRouteTailsInModels(t *testing.T) {
-	dir := t.TempDir()
-	prompt := randomPrompt(31, 4)
 	be := open(t)
 	defer be.Close()
-	for i, c := range []struct {
-		shape string
-		arch  synth.Arch
-		typ   string
-	}{
+	fusionKeepsLogits(t, be, []tinyModel{
 		{"tiny", synth.Qwen3MoE, "Q8_0"},
 		{"tiny", synth.OLMoE, "Q4_0"},
 		{"tiny", synth.DeepSeek2, "Q4_K"},
 		{"tiny-glm", "", "Q4_0"},
 		{"tiny-lite", "", "Q5_1"},
-	} {
-		t.Run(fmt.Sprintf("%s-%s-%s", c.shape, c.arch, c.typ), func(t *testing.T) {
-			path := writeTiny(t, dir, c.shape, c.arch, c.typ, uint64(110+i))
-			webgpu.RouteTails(be, false)
-			apart, ka := decode(t, be, path, prompt, 8, nil), len(decodeKernels(t, be, path))
-			webgpu.RouteTails(be, true)
-			fused, kf := decode(t, be, path, prompt, 8, apart.Next), len(decodeKernels(t, be, path))
-			t.Logf("%d kernels a decode step, %d apart", kf, ka)
-			if kf >= ka {
-				t.Errorf("%d kernels a decode step with the route in the router's product, %d without: want fewer", kf, ka)
-			}
-			for k := range apart.Logits {
-				for j, v := range apart.Logits[k] {
-					if math.Float32bits(fused.Logits[k][j]) != math.Float32bits(v) {
-						t.Fatalf("step %d, logit %d: %g with the route in the product, %g without", k, j, fused.Logits[k][j], v)
-					}
-				}
-			}
-		})
-	}
+	}, randomPrompt(31, 4), 110, func(on bool) { webgpu.RouteTails(be, on) }, "the route in the product")
 }
