@@ -23,9 +23,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let B = pu(P_B);
     let T = pu(P_T);
     let groups = (N + WROWS - 1u) / WROWS;
-    let n0 = (g % groups) * WROWS;
-    let b = (g / groups) % B;
-    let t0 = (g / (groups * B)) * TOKENS;
+    // A row pair's token groups are neighbouring workgroups: they run
+    // together and read the pair's weights from memory once, the second
+    // group from the cache.
+    let tgroups = (T + TOKENS - 1u) / TOKENS;
+    let rg = g / tgroups;
+    let n0 = (rg % groups) * WROWS;
+    let b = (rg / groups) % B;
+    let t0 = (g % tgroups) * TOKENS;
     let live = t0 < T;
     if (live) { accumulate_tokens(b, t0, T, b * N + n0, N - n0, l.li, pu(P_BASE)); }
     let s = reduce_rows(l);

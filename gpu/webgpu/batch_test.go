@@ -47,24 +47,28 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 			}
 		})
 	}
-	// A batch of more sequences than one workgroup takes: 11 tokens (as
+	// Batches of more sequences than one workgroup takes: 11 tokens (as
 	// serving's top bucket of 11 slots) go to matmul_tokens_wide
-	// (wideTokens, 8 a workgroup), its second group partly filled.
-	t.Run("tiny-llama-Q4_0-11", func(t *testing.T) {
-		path := writeTiny(t, dir, "tiny", synth.Llama, "Q4_0", 5)
-		m := loadModel(t, be, path)
-		var many [][]int32
-		for i := range 11 {
-			many = append(many, []int32{1, int32(40 + 7*i), int32(90 + i)})
-		}
-		d, err := gputest.BatchMatchesSolo(m, many, 3, 11)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d != "" {
-			t.Fatal(d)
-		}
-	})
+	// (wideTokens, 8 a workgroup), its second group partly filled; 19 to
+	// matmul_tokens_tall (four rows a workgroup), three token groups of a
+	// row group side by side, the last partly filled.
+	for _, seqs := range []int{11, 19} {
+		t.Run(fmt.Sprintf("tiny-llama-Q4_0-%d", seqs), func(t *testing.T) {
+			path := writeTiny(t, dir, "tiny", synth.Llama, "Q4_0", 5)
+			m := loadModel(t, be, path)
+			var many [][]int32
+			for i := range seqs {
+				many = append(many, []int32{1, int32(40 + 7*i), int32(90 + i)})
+			}
+			d, err := gputest.BatchMatchesSolo(m, many, 3, seqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != "" {
+				t.Fatal(d)
+			}
+		})
+	}
 }
 
 // TestBatchScoresFollowSlots: a batch step over a cache of many slots

@@ -69,8 +69,8 @@ func TestTileMatchesKernel(t *testing.T) {
 }
 
 // The grids of the batch products count rows and tokens as their shapes
-// (tokens_shape.wgsl, tokens_shape_wide.wgsl) declare them, and a row's
-// sums take the matvecs' WG threads.
+// (tokens_shape.wgsl, tokens_shape_wide.wgsl, tokens_shape_tall.wgsl)
+// declare them, and a row's sums take the matvecs' WG threads.
 func TestTokensShapeMatchesKernel(t *testing.T) {
 	mv, err := wgsl.Source("matmul", "q4_0", true, "")
 	if err != nil {
@@ -79,17 +79,17 @@ func TestTokensShapeMatchesKernel(t *testing.T) {
 	for _, k := range []struct {
 		kernel string
 		T      int
-	}{{"matmul_tokens", batchTokens}, {"matmul_tokens_wide", wideTokens}} {
+	}{{"matmul_tokens", batchTokens}, {"matmul_tokens_wide", wideTokens}, {"matmul_tokens_tall", tallTokens}} {
 		src, err := wgsl.Source(k.kernel, "q4_0", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, per := tokensKernel(k.T)
+		got, per, wr := tokensKernel(k.T)
 		if got != k.kernel {
 			t.Errorf("a step of %d tokens takes %s, want %s", k.T, got, k.kernel)
 		}
-		if rows, tokens := constOf(t, src, "WROWS"), constOf(t, src, "TOKENS"); rows != batchRows || tokens != per {
-			t.Errorf("%s.wgsl: %d rows by %d tokens, the grid counts %d by %d", k.kernel, rows, tokens, batchRows, per)
+		if rows, tokens := constOf(t, src, "WROWS"), constOf(t, src, "TOKENS"); rows != wr || tokens != per {
+			t.Errorf("%s.wgsl: %d rows by %d tokens, the grid counts %d by %d", k.kernel, rows, tokens, wr, per)
 		}
 		if wg, want := constOf(t, src, "WG"), constOf(t, mv, "WG"); wg != want {
 			t.Errorf("%s.wgsl: %d threads a row, matmul.wgsl %d", k.kernel, wg, want)

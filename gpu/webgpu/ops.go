@@ -270,9 +270,9 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if c.tiled(T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
 	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
-		k, per := tokensKernel(T)
+		k, per, rows := tokensKernel(T)
 		kernel = k
-		groups = func(n int) int { return (n + batchRows - 1) / batchRows * B * ((T + per - 1) / per) }
+		groups = func(n int) int { return (n + rows - 1) / rows * B * ((T + per - 1) / per) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
@@ -502,26 +502,33 @@ const matvecRows = 2
 func rowGroups(n int) int { return (n + matvecRows - 1) / matvecRows }
 
 // batchRows is WROWS of tokens_shape.wgsl (and _wide): the weight rows one
-// matmul_tokens workgroup takes.
-const batchRows = 2
+// matmul_tokens workgroup takes; tallRows is tokens_shape_tall's.
+const (
+	batchRows = 2
+	tallRows  = 4
+)
 
 // batchTokens is TOKENS of tokens_shape.wgsl: the sequences of a decode
 // batch whose products one matmul_tokens workgroup computes; wideTokens
-// is tokens_shape_wide's, matmul_tokens_wide's, taken from that many
-// tokens on (batch buckets are powers of two: a smaller one would compute
-// padding).
+// is tokens_shape_wide's and _tall's, taken from that many tokens on
+// (batch buckets are powers of two: a smaller one would compute padding),
+// and tallTokens the step from which matmul_tokens_tall takes four rows.
 const (
 	batchTokens = 4
 	wideTokens  = 8
+	tallTokens  = 16
 )
 
-// tokensKernel is the batch product kernel for steps of T tokens and the
-// tokens one of its workgroups takes.
-func tokensKernel(T int) (string, int) {
-	if T >= wideTokens {
-		return "matmul_tokens_wide", wideTokens
+// tokensKernel is the batch product kernel for steps of T tokens, the
+// tokens one of its workgroups takes and its rows.
+func tokensKernel(T int) (kernel string, tokens, rows int) {
+	switch {
+	case T >= tallTokens:
+		return "matmul_tokens_tall", wideTokens, tallRows
+	case T >= wideTokens:
+		return "matmul_tokens_wide", wideTokens, batchRows
 	}
-	return "matmul_tokens", batchTokens
+	return "matmul_tokens", batchTokens, batchRows
 }
 
 // splitsDecode reports whether weights of type t take matmul_tokens in a

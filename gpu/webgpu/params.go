@@ -209,6 +209,7 @@ var kernelParams = map[string]reflect.Type{
 	"matmul_tiled":             reflect.TypeFor[matmulParams](),
 	"matmul_tokens":            reflect.TypeFor[matmulParams](),
 	"matmul_tokens_wide":       reflect.TypeFor[matmulParams](),
+	"matmul_tokens_tall":       reflect.TypeFor[matmulParams](),
 	"matmul_round":             reflect.TypeFor[matmulRoundParams](),
 	"matmul_route":             reflect.TypeFor[matmulRouteParams](),
 	"matmul_gate_up":           reflect.TypeFor[gateUpParams](),

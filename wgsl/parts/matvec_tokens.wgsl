@@ -5,14 +5,15 @@
 // pair is a row of its own to the reduction (ROWS of them), its terms
 // added in matvec's order, so each token's sums are the single-token
 // kernel's bit for bit. WG is matvec_shape's. accumulate_tokens is written
-// out for its two rows (w0, w1) and up to eight tokens (a0 .. a7: the two
-// rows' sums of a token): with the tokens in a loop over private arrays
+// out for its two or four rows (w0 .. w3) and up to eight tokens (a0 ..
+// a7: the rows' sums of a token): with the tokens in a loop over private arrays
 // the driver kept those arrays in memory, which cost 31% of the batch
 // products at 16 sequences. Every token of the workgroup is computed, a
 // token past the batch's last repeating it (its sums are dropped): behind
 // a branch each, the tokens' loads waited for the terms before them.
 //!use tokens_shape
 const_assert TOKENS == 4u || TOKENS == 8u;
+const_assert WROWS == 2u || WROWS == 4u;
 const ROWS = WROWS * TOKENS;
 const WG = 32u;
 const GROUPS = 1u;
@@ -23,19 +24,24 @@ fn group_lane(li: u32) -> u32 { return li % WG; }
 const ROW_BYTES_WORD = P_ROW_BYTES;
 var<private> acc: array<f32, ROWS>;
 
-// token_terms is the two weight rows' terms of their part against the
-// token whose packed row starts at x.
-fn token_terms(w0: WPart, w1: WPart, x: u32, blk: u32, part: u32) -> vec2<f32> {
+// token_terms is the weight rows' terms of their part against the token
+// whose packed row starts at x (rows past WROWS zero).
+fn token_terms(w0: WPart, w1: WPart, w2: WPart, w3: WPart, x: u32, blk: u32, part: u32) -> vec4<f32> {
     let p = xpart(x, blk, part);
-    return vec2<f32>(wdot(w0, p), wdot(w1, p));
+    var t = vec4<f32>(wdot(w0, p), wdot(w1, p), 0.0, 0.0);
+    if (WROWS > 2u) {
+        t.z = wdot(w2, p);
+        t.w = wdot(w3, p);
+    }
+    return t;
 }
 
 // TokenRows is where each of a workgroup's TOKENS activation rows starts
 // (element offsets of the packed rows; x4 .. x7 unused at four tokens).
 struct TokenRows { x0: u32, x1: u32, x2: u32, x3: u32, x4: u32, x5: u32, x6: u32, x7: u32 }
 
-// accumulate_tokens sets acc to thread li's share of rows row0, row0+1
-// (only `rows` of them exist; the second repeats the first past it) times
+// accumulate_tokens sets acc to thread li's share of rows row0 ..
+// row0+WROWS-1 (only `rows` of them exist; those past it repeat the last) times
 // tokens t0 .. t0+TOKENS-1 of batch b, pair (r, j) at j·WROWS + r. Row 0
 // starts at byte base of the binding.
 fn accumulate_tokens(b: u32, t0: u32, T: u32, row0: u32, rows: u32, li: u32, base: u32) {
@@ -65,46 +71,70 @@ fn accumulate_rows(x: TokenRows, live: u32, row0: u32, rows: u32, li: u32, base:
     let x7 = x.x7;
     let r0 = base + row0 * rbytes;
     let r1 = base + (row0 + min(1u, rows - 1u)) * rbytes;
-    var a0 = vec2<f32>(0.0);
-    var a1 = vec2<f32>(0.0);
-    var a2 = vec2<f32>(0.0);
-    var a3 = vec2<f32>(0.0);
-    var a4 = vec2<f32>(0.0);
-    var a5 = vec2<f32>(0.0);
-    var a6 = vec2<f32>(0.0);
-    var a7 = vec2<f32>(0.0);
+    let r2 = base + (row0 + min(2u, rows - 1u)) * rbytes;
+    let r3 = base + (row0 + min(3u, rows - 1u)) * rbytes;
+    var a0 = vec4<f32>(0.0);
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    var a4 = vec4<f32>(0.0);
+    var a5 = vec4<f32>(0.0);
+    var a6 = vec4<f32>(0.0);
+    var a7 = vec4<f32>(0.0);
     for (var u = li; u < units; u += WG) {
         let blk = u / PARTS;
         let part = u % PARTS;
         let w0 = wload(r0, blk, part);
         let w1 = wload(r1, blk, part);
-        a0 += token_terms(w0, w1, x0, blk, part);
-        if (live > 1u) { a1 += token_terms(w0, w1, x1, blk, part); }
-        if (live > 2u) { a2 += token_terms(w0, w1, x2, blk, part); }
-        if (live > 3u) { a3 += token_terms(w0, w1, x3, blk, part); }
+        var w2 = w0;
+        var w3 = w1;
+        if (WROWS > 2u) {
+            w2 = wload(r2, blk, part);
+            w3 = wload(r3, blk, part);
+        }
+        a0 += token_terms(w0, w1, w2, w3, x0, blk, part);
+        if (live > 1u) { a1 += token_terms(w0, w1, w2, w3, x1, blk, part); }
+        if (live > 2u) { a2 += token_terms(w0, w1, w2, w3, x2, blk, part); }
+        if (live > 3u) { a3 += token_terms(w0, w1, w2, w3, x3, blk, part); }
         if (TOKENS > 4u && live > 4u) {
-            a4 += token_terms(w0, w1, x4, blk, part);
-            if (live > 5u) { a5 += token_terms(w0, w1, x5, blk, part); }
-            if (live > 6u) { a6 += token_terms(w0, w1, x6, blk, part); }
-            if (live > 7u) { a7 += token_terms(w0, w1, x7, blk, part); }
+            a4 += token_terms(w0, w1, w2, w3, x4, blk, part);
+            if (live > 5u) { a5 += token_terms(w0, w1, w2, w3, x5, blk, part); }
+            if (live > 6u) { a6 += token_terms(w0, w1, w2, w3, x6, blk, part); }
+            if (live > 7u) { a7 += token_terms(w0, w1, w2, w3, x7, blk, part); }
         }
     }
-    acc[0] = a0.x;
-    acc[1] = a0.y;
-    acc[2] = a1.x;
-    acc[3] = a1.y;
-    acc[4] = a2.x;
-    acc[5] = a2.y;
-    acc[6] = a3.x;
-    acc[7] = a3.y;
+    acc[min(0u * WROWS + 0u, ROWS - 1u)] = a0.x;
+    acc[min(0u * WROWS + 1u, ROWS - 1u)] = a0.y;
+    if (WROWS > 2u) { acc[min(0u * WROWS + 2u, ROWS - 1u)] = a0.z; }
+    if (WROWS > 2u) { acc[min(0u * WROWS + 3u, ROWS - 1u)] = a0.w; }
+    acc[min(1u * WROWS + 0u, ROWS - 1u)] = a1.x;
+    acc[min(1u * WROWS + 1u, ROWS - 1u)] = a1.y;
+    if (WROWS > 2u) { acc[min(1u * WROWS + 2u, ROWS - 1u)] = a1.z; }
+    if (WROWS > 2u) { acc[min(1u * WROWS + 3u, ROWS - 1u)] = a1.w; }
+    acc[min(2u * WROWS + 0u, ROWS - 1u)] = a2.x;
+    acc[min(2u * WROWS + 1u, ROWS - 1u)] = a2.y;
+    if (WROWS > 2u) { acc[min(2u * WROWS + 2u, ROWS - 1u)] = a2.z; }
+    if (WROWS > 2u) { acc[min(2u * WROWS + 3u, ROWS - 1u)] = a2.w; }
+    acc[min(3u * WROWS + 0u, ROWS - 1u)] = a3.x;
+    acc[min(3u * WROWS + 1u, ROWS - 1u)] = a3.y;
+    if (WROWS > 2u) { acc[min(3u * WROWS + 2u, ROWS - 1u)] = a3.z; }
+    if (WROWS > 2u) { acc[min(3u * WROWS + 3u, ROWS - 1u)] = a3.w; }
     if (TOKENS > 4u) {
-        acc[min(8u, ROWS - 1u)] = a4.x;
-        acc[min(9u, ROWS - 1u)] = a4.y;
-        acc[min(10u, ROWS - 1u)] = a5.x;
-        acc[min(11u, ROWS - 1u)] = a5.y;
-        acc[min(12u, ROWS - 1u)] = a6.x;
-        acc[min(13u, ROWS - 1u)] = a6.y;
-        acc[min(14u, ROWS - 1u)] = a7.x;
-        acc[min(15u, ROWS - 1u)] = a7.y;
+        acc[min(4u * WROWS + 0u, ROWS - 1u)] = a4.x;
+        acc[min(4u * WROWS + 1u, ROWS - 1u)] = a4.y;
+        if (WROWS > 2u) { acc[min(4u * WROWS + 2u, ROWS - 1u)] = a4.z; }
+        if (WROWS > 2u) { acc[min(4u * WROWS + 3u, ROWS - 1u)] = a4.w; }
+        acc[min(5u * WROWS + 0u, ROWS - 1u)] = a5.x;
+        acc[min(5u * WROWS + 1u, ROWS - 1u)] = a5.y;
+        if (WROWS > 2u) { acc[min(5u * WROWS + 2u, ROWS - 1u)] = a5.z; }
+        if (WROWS > 2u) { acc[min(5u * WROWS + 3u, ROWS - 1u)] = a5.w; }
+        acc[min(6u * WROWS + 0u, ROWS - 1u)] = a6.x;
+        acc[min(6u * WROWS + 1u, ROWS - 1u)] = a6.y;
+        if (WROWS > 2u) { acc[min(6u * WROWS + 2u, ROWS - 1u)] = a6.z; }
+        if (WROWS > 2u) { acc[min(6u * WROWS + 3u, ROWS - 1u)] = a6.w; }
+        acc[min(7u * WROWS + 0u, ROWS - 1u)] = a7.x;
+        acc[min(7u * WROWS + 1u, ROWS - 1u)] = a7.y;
+        if (WROWS > 2u) { acc[min(7u * WROWS + 2u, ROWS - 1u)] = a7.z; }
+        if (WROWS > 2u) { acc[min(7u * WROWS + 3u, ROWS - 1u)] = a7.w; }
     }
 }

@@ -15,7 +15,7 @@ struct Lane {
 const SLOTS = WG / 4u;
 var<workgroup> red: array<f32, ROWS * SLOTS * GROUPS>;
 
-const_assert ROWS <= 16u;
+const_assert ROWS <= 32u;
 
 // reduce_row puts the subgroup's sum of row r's partial sums v in its slot.
 fn reduce_row(l: Lane, at_slot: u32, r: u32, v: f32) {
@@ -29,7 +29,7 @@ fn reduce_rows(l: Lane) -> f32 {
     let per = l.ns / GROUPS;
     let grp = l.li / WG;
     let base = grp * ROWS * SLOTS;
-    // The rows written out (at most sixteen): acc indexed in a loop may be
+    // The rows written out (at most 32): acc indexed in a loop may be
     // kept in memory by the driver.
     let at_slot = base + l.sg - grp * per;
     reduce_row(l, at_slot, 0u, acc[0]);
@@ -48,6 +48,22 @@ fn reduce_rows(l: Lane) -> f32 {
     if (ROWS > 13u) { reduce_row(l, at_slot, 13u, acc[min(13u, ROWS - 1u)]); }
     if (ROWS > 14u) { reduce_row(l, at_slot, 14u, acc[min(14u, ROWS - 1u)]); }
     if (ROWS > 15u) { reduce_row(l, at_slot, 15u, acc[min(15u, ROWS - 1u)]); }
+    if (ROWS > 16u) { reduce_row(l, at_slot, 16u, acc[min(16u, ROWS - 1u)]); }
+    if (ROWS > 17u) { reduce_row(l, at_slot, 17u, acc[min(17u, ROWS - 1u)]); }
+    if (ROWS > 18u) { reduce_row(l, at_slot, 18u, acc[min(18u, ROWS - 1u)]); }
+    if (ROWS > 19u) { reduce_row(l, at_slot, 19u, acc[min(19u, ROWS - 1u)]); }
+    if (ROWS > 20u) { reduce_row(l, at_slot, 20u, acc[min(20u, ROWS - 1u)]); }
+    if (ROWS > 21u) { reduce_row(l, at_slot, 21u, acc[min(21u, ROWS - 1u)]); }
+    if (ROWS > 22u) { reduce_row(l, at_slot, 22u, acc[min(22u, ROWS - 1u)]); }
+    if (ROWS > 23u) { reduce_row(l, at_slot, 23u, acc[min(23u, ROWS - 1u)]); }
+    if (ROWS > 24u) { reduce_row(l, at_slot, 24u, acc[min(24u, ROWS - 1u)]); }
+    if (ROWS > 25u) { reduce_row(l, at_slot, 25u, acc[min(25u, ROWS - 1u)]); }
+    if (ROWS > 26u) { reduce_row(l, at_slot, 26u, acc[min(26u, ROWS - 1u)]); }
+    if (ROWS > 27u) { reduce_row(l, at_slot, 27u, acc[min(27u, ROWS - 1u)]); }
+    if (ROWS > 28u) { reduce_row(l, at_slot, 28u, acc[min(28u, ROWS - 1u)]); }
+    if (ROWS > 29u) { reduce_row(l, at_slot, 29u, acc[min(29u, ROWS - 1u)]); }
+    if (ROWS > 30u) { reduce_row(l, at_slot, 30u, acc[min(30u, ROWS - 1u)]); }
+    if (ROWS > 31u) { reduce_row(l, at_slot, 31u, acc[min(31u, ROWS - 1u)]); }
     workgroupBarrier();
     var t = 0.0;
     let i0 = group_lane(l.li);
