@@ -239,6 +239,15 @@ func (b *Backend) runOnce(p *program) error {
 	return b.wait()
 }
 
+// SetTallGroups makes the batch products of steps compiled from now on
+// take matmul_tokens_tall from n workgroups on (tallGroups) until restore
+// is called.
+func SetTallGroups(n int) (restore func()) {
+	old := tallGroups
+	tallGroups = n
+	return func() { tallGroups = old }
+}
+
 // SetScoreGroups makes the scores passes of steps compiled from now on
 // aim at n workgroups (scoreGroups) until restore is called.
 func SetScoreGroups(n int) (restore func()) {

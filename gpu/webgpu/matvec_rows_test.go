@@ -76,17 +76,20 @@ func TestTokensShapeMatchesKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// N rows: the 8B's 4096 fill tallGroups' grid at 16 tokens, 1024 do
+	// not (and take eight tokens of two rows).
 	for _, k := range []struct {
 		kernel string
-		T      int
-	}{{"matmul_tokens", batchTokens}, {"matmul_tokens_wide", wideTokens}, {"matmul_tokens_tall", tallTokens}} {
+		T, N   int
+	}{{"matmul_tokens", batchTokens, 4096}, {"matmul_tokens_wide", wideTokens, 4096}, {"matmul_tokens_wide", tallTokens, 1024},
+		{"matmul_tokens_tall", tallTokens, 4096}} {
 		src, err := wgsl.Source(k.kernel, "q4_0", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, per, wr := tokensKernel(k.T)
+		got, per, wr := tokensKernel(k.T, k.N, 1)
 		if got != k.kernel {
-			t.Errorf("a step of %d tokens takes %s, want %s", k.T, got, k.kernel)
+			t.Errorf("a step of %d tokens over %d rows takes %s, want %s", k.T, k.N, got, k.kernel)
 		}
 		if rows, tokens := constOf(t, src, "WROWS"), constOf(t, src, "TOKENS"); rows != wr || tokens != per {
 			t.Errorf("%s.wgsl: %d rows by %d tokens, the grid counts %d by %d", k.kernel, rows, tokens, wr, per)
