@@ -23,9 +23,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let B = pu(P_B);
     let T = pu(P_T);
     let groups = (N + WROWS - 1u) / WROWS;
-    // A row pair's token groups are neighbouring workgroups: they run
-    // together and read the pair's weights from memory once, the second
-    // group from the cache.
+    // A row group's token groups are neighbouring workgroups: they run
+    // together and read the group's weights from memory once, the later
+    // groups from the cache.
     let tgroups = (T + TOKENS - 1u) / TOKENS;
     let rg = g / tgroups;
     let n0 = (rg % groups) * WROWS;
