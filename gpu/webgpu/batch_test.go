@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/emberllm/ember/engine/synth"
+	"github.com/emberllm/ember/gpu"
 	"github.com/emberllm/ember/gpu/gputest"
 	"github.com/emberllm/ember/gpu/webgpu"
 )
@@ -52,27 +53,32 @@ func TestBatchDecodeMatchesAlone(t *testing.T) {
 	// (wideTokens, 8 a workgroup), its second group partly filled; 19 to
 	// matmul_tokens_tall (four rows a workgroup; every product of the
 	// tiny model, whose grids are below tallGroups), three token groups
-	// of a row group side by side, the last partly filled.
-	for _, seqs := range []int{11, 19} {
-		t.Run(fmt.Sprintf("tiny-llama-Q4_0-%d", seqs), func(t *testing.T) {
-			if seqs >= 16 {
-				defer webgpu.SetTallGroups(1)()
-			}
-			path := writeTiny(t, dir, "tiny", synth.Llama, "Q4_0", 5)
-			m := loadModel(t, be, path)
-			var many [][]int32
-			for i := range seqs {
-				many = append(many, []int32{1, int32(40 + 7*i), int32(90 + i)})
-			}
-			d, err := gputest.BatchMatchesSolo(m, many, 3, seqs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d != "" {
-				t.Fatal(d)
-			}
-		})
+	// of a row group side by side, the last partly filled, its 32 sums a
+	// thread reduced with subgroups and without.
+	many := func(seqs int) [][]int32 {
+		var p [][]int32
+		for i := range seqs {
+			p = append(p, []int32{1, int32(40 + 7*i), int32(90 + i)})
+		}
+		return p
 	}
+	batched := func(t *testing.T, be gpu.Backend, seqs int) {
+		m := loadModel(t, be, writeTiny(t, dir, "tiny", synth.Llama, "Q4_0", 5))
+		d, err := gputest.BatchMatchesSolo(m, many(seqs), 3, seqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d != "" {
+			t.Fatal(d)
+		}
+	}
+	t.Run("tiny-llama-Q4_0-11", func(t *testing.T) { batched(t, be, 11) })
+	t.Run("tiny-llama-Q4_0-19", func(t *testing.T) {
+		defer webgpu.SetTallGroups(1)()
+		bothSubgroupModes(t, func(be gpu.Backend, mode string) {
+			t.Run(mode, func(t *testing.T) { batched(t, be, 19) })
+		})
+	})
 }
 
 // TestBatchScoresFollowSlots: a batch step over a cache of many slots
