@@ -29,9 +29,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let tgroups = (T + TOKENS - 1u) / TOKENS;
     let rg = g / tgroups;
     let n0 = (rg % groups) * WROWS;
-    let b = (rg / groups) % B;
+    let b = rg / groups;
     let t0 = (g % tgroups) * TOKENS;
-    let live = t0 < T;
+    // Past the last batch: a grid's surplus, where a large grid spills
+    // into y.
+    let live = b < B;
     if (live) { accumulate_tokens(b, t0, T, b * N + n0, N - n0, l.li, pu(P_BASE)); }
     let s = reduce_rows(l);
     if (!live || l.li >= ROWS) { return; }

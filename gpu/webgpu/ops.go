@@ -272,7 +272,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
 		k, per, rows := tokensKernel(T, N, B)
 		kernel = k
-		groups = func(n int) int { return (n + rows - 1) / rows * B * ((T + per - 1) / per) }
+		groups = func(n int) int { return tokensGroups(n, B, T, per, rows) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
 		return c.lowerGateUp(gate, up, sw, in, li, dec, K, N, T, rb, swapT)
 	}
@@ -538,12 +538,18 @@ var tallGroups = 2048
 // group's token groups side by side) and the grid stays large.
 func tokensKernel(T, N, B int) (kernel string, tokens, rows int) {
 	switch {
-	case T >= tallTokens && (N+tallRows-1)/tallRows*B*((T+wideTokens-1)/wideTokens) >= tallGroups:
+	case T >= tallTokens && tokensGroups(N, B, T, wideTokens, tallRows) >= tallGroups:
 		return "matmul_tokens_tall", wideTokens, tallRows
 	case T >= wideTokens:
 		return "matmul_tokens_wide", wideTokens, batchRows
 	}
 	return "matmul_tokens", batchTokens, batchRows
+}
+
+// tokensGroups is how many workgroups of a batch product cover n rows of
+// B batches for T tokens, each taking rows rows of per tokens.
+func tokensGroups(n, B, T, per, rows int) int {
+	return (n + rows - 1) / rows * B * ((T + per - 1) / per)
 }
 
 // splitsDecode reports whether weights of type t take matmul_tokens in a
