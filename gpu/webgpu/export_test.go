@@ -240,12 +240,12 @@ func (b *Backend) runOnce(p *program) error {
 }
 
 // SetTallGroups makes the batch products of steps compiled from now on
-// take matmul_tokens_tall from n workgroups on (tallGroups) until restore
-// is called.
+// take matmul_tokens_tall from n workgroups on (tallGroups), whatever
+// their rows' length (tallK), until restore is called.
 func SetTallGroups(n int) (restore func()) {
-	old := tallGroups
-	tallGroups = n
-	return func() { tallGroups = old }
+	old, oldK := tallGroups, tallK
+	tallGroups, tallK = n, 0
+	return func() { tallGroups, tallK = old, oldK }
 }
 
 // SetScoreGroups makes the scores passes of steps compiled from now on

@@ -77,19 +77,21 @@ func TestTokensShapeMatchesKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	// N rows: the 8B's 4096 fill tallGroups' grid at 16 tokens, 1024 do
-	// not (and take eight tokens of two rows).
+	// not (and take eight tokens of two rows); rows of K = 768 values
+	// (GLM's q_b) are shorter than tallK.
 	for _, k := range []struct {
-		kernel string
-		T, N   int
-	}{{"matmul_tokens", batchTokens, 4096}, {"matmul_tokens_wide", wideTokens, 4096}, {"matmul_tokens_wide", tallTokens, 1024},
-		{"matmul_tokens_tall", tallTokens, 4096}} {
+		kernel  string
+		T, K, N int
+	}{{"matmul_tokens", batchTokens, 4096, 4096}, {"matmul_tokens_wide", wideTokens, 4096, 4096},
+		{"matmul_tokens_wide", tallTokens, 4096, 1024}, {"matmul_tokens_wide", tallTokens, 768, 8192},
+		{"matmul_tokens_tall", tallTokens, 4096, 4096}} {
 		src, err := wgsl.Source(k.kernel, "q4_0", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, per, wr := tokensKernel(k.T, k.N, 1)
+		got, per, wr := tokensKernel(k.T, k.K, k.N, 1)
 		if got != k.kernel {
-			t.Errorf("a step of %d tokens over %d rows takes %s, want %s", k.T, k.N, got, k.kernel)
+			t.Errorf("a step of %d tokens over %d rows of %d takes %s, want %s", k.T, k.N, k.K, got, k.kernel)
 		}
 		if rows, tokens := constOf(t, src, "WROWS"), constOf(t, src, "TOKENS"); rows != wr || tokens != per {
 			t.Errorf("%s.wgsl: %d rows by %d tokens, the grid counts %d by %d", k.kernel, rows, tokens, wr, per)

@@ -270,7 +270,7 @@ func (c *compiler) lowerMatMul(o *gpu.MatMul) error {
 	if c.tiled(T) {
 		kernel, groups = "matmul_tiled", func(n int) int { return tileGroups(n, B, T) }
 	} else if c.g.Independent && T > 1 && splitsDecode(o.W.Type) {
-		k, per, rows := tokensKernel(T, N, B)
+		k, per, rows := tokensKernel(T, K, N, B)
 		kernel = k
 		groups = func(n int) int { return tokensGroups(n, B, T, per, rows) }
 	} else if gate, up, sw := c.gateUpPair(o, c.rest, in, B, len(parts)); sw != nil {
@@ -523,22 +523,26 @@ const (
 // matmul_tokens_tall: four rows a workgroup halve the grid, and the
 // H100's 8B batch step of eight sequences lost 14% where that left its
 // products 256 to 3584 workgroups of 32 threads. With this floor the 8B's
-// steps of 16 and 64 run 5-6% faster and its 16 served streams 4-6%, but
-// GLM-4.7-Flash's served streams still 3% slower (its tall products
-// include q_b and the per-head ones, K of 192 to 768; which of its
-// products lose is not measured: bench/JOURNAL.md).
+// steps of 16 and 64 run 5-6% faster and its 16 served streams 4-6%.
 // A variable only so that a test can make every product of a tiny model
 // take the tall shape (export_test.go).
 var tallGroups = 2048
+
+// tallK is the shortest row (values) that takes matmul_tokens_tall. In
+// rows of 768 values or fewer (GLM-4.7-Flash's q_b and per-head products)
+// a lane holds one block or none: four rows there left GLM's served
+// streams 3-4% slower than two, and 1-2% with this floor
+// (bench/JOURNAL.md).
+var tallK = 2048
 
 // tokensKernel is the batch product kernel for steps of T tokens over
 // B batches of N weight rows, the tokens one of its workgroups takes and
 // its rows. Four rows are taken only where two token groups or more
 // share the rows' loads (through L2: matmul_tokens' grid runs a row
 // group's token groups side by side) and the grid stays large.
-func tokensKernel(T, N, B int) (kernel string, tokens, rows int) {
+func tokensKernel(T, K, N, B int) (kernel string, tokens, rows int) {
 	switch {
-	case T >= tallTokens && tokensGroups(N, B, T, wideTokens, tallRows) >= tallGroups:
+	case T >= tallTokens && K >= tallK && tokensGroups(N, B, T, wideTokens, tallRows) >= tallGroups:
 		return "matmul_tokens_tall", wideTokens, tallRows
 	case T >= wideTokens:
 		return "matmul_tokens_wide", wideTokens, batchRows
