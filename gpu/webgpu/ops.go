@@ -530,9 +530,8 @@ var tallGroups = 2048
 
 // tallK is the shortest row (values) that takes matmul_tokens_tall. In
 // rows of 768 values or fewer (GLM-4.7-Flash's q_b and per-head products)
-// a lane holds one block or none: four rows there left GLM's served
-// streams 3-4% slower than two, and 1-2% with this floor
-// (bench/JOURNAL.md).
+// a lane holds one block or none, and four rows there left GLM's served
+// streams 3-4% slower than two (bench/JOURNAL.md).
 var tallK = 2048
 
 // tokensKernel is the batch product kernel for steps of T tokens over
