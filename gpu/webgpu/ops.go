@@ -535,10 +535,11 @@ var tallGroups = 2048
 var tallK = 2048
 
 // tokensKernel is the batch product kernel for steps of T tokens over
-// B batches of N weight rows, the tokens one of its workgroups takes and
-// its rows. Four rows are taken only where two token groups or more
-// share the rows' loads (through L2: matmul_tokens' grid runs a row
-// group's token groups side by side) and the grid stays large.
+// B batches of N weight rows of K values, the tokens one of its
+// workgroups takes and its rows. Four rows are taken only where two
+// token groups or more share the rows' loads (through L2: matmul_tokens'
+// grid runs a row group's token groups side by side), the grid stays
+// large and the rows are long (tallK).
 func tokensKernel(T, K, N, B int) (kernel string, tokens, rows int) {
 	switch {
 	case T >= tallTokens && K >= tallK && tokensGroups(N, B, T, wideTokens, tallRows) >= tallGroups:
